@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "pagesim/trace.hpp"
+#include "pagesim/types.hpp"
+
+namespace pagesim {
+
+// Per-page state bits kept by the engine.
+namespace page_bits {
+inline constexpr std::uint8_t kResident = 1;
+inline constexpr std::uint8_t kDirty = 2;
+// Set by every access, test-and-cleared by policies (the pte young bit).
+inline constexpr std::uint8_t kReferenced = 4;
+// Has been resident before: a later fault is major.
+inline constexpr std::uint8_t kSeen = 8;
+// Has a copy in a swap slot (the swap cache keeps it after a swap-in).
+inline constexpr std::uint8_t kInSwap = 16;
+}  // namespace page_bits
+
+// What a policy may see of the engine's page table: residency, dirty and referenced bits,
+// owner and kind of each page. Policies read it and may only test-and-clear referenced bits,
+// as the kernel does with pte young bits. Cheap to copy; pass by value.
+class PageTableView {
+ public:
+  PageTableView(std::uint8_t* bits, const Trace* trace, std::size_t frames,
+                const std::size_t* resident)
+      : bits_(bits), trace_(trace), frames_(frames), resident_(resident) {}
+
+  bool resident(PageId p) const { return (bits_[p] & page_bits::kResident) != 0; }
+  bool dirty(PageId p) const { return (bits_[p] & page_bits::kDirty) != 0; }
+  bool referenced(PageId p) const { return (bits_[p] & page_bits::kReferenced) != 0; }
+  bool in_swap(PageId p) const { return (bits_[p] & page_bits::kInSwap) != 0; }
+  bool test_and_clear_referenced(PageId p) {
+    const bool was = referenced(p);
+    bits_[p] = static_cast<std::uint8_t>(bits_[p] & ~page_bits::kReferenced);
+    return was;
+  }
+
+  ProcId proc(PageId p) const { return trace_->page_proc(p); }
+  PageKind kind(PageId p) const { return trace_->page_kind(p); }
+  const Trace& trace() const { return *trace_; }
+
+  std::size_t frames() const { return frames_; }
+  std::size_t resident_count() const { return *resident_; }
+
+ private:
+  std::uint8_t* bits_;
+  const Trace* trace_;
+  std::size_t frames_;
+  const std::size_t* resident_;
+};
+
+}  // namespace pagesim

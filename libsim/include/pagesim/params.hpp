@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace pagesim {
+
+// Named parameters of one run: engine settings (frames, ...) and policy settings (seed, ...)
+// together. Readers validate the value and remember every key they were asked for, so that
+// check_all_used() can reject an unknown key and suggest the closest known one.
+class Params {
+ public:
+  using Value = std::variant<bool, std::int64_t, double, std::string>;
+
+  Params() = default;
+  Params(std::initializer_list<std::pair<const std::string, Value>> init) : values_(init) {}
+
+  Params& set(const std::string& key, Value value);
+  bool has(std::string_view key) const;
+
+  std::int64_t get_int(std::string_view key, std::int64_t fallback, std::int64_t lo,
+                       std::int64_t hi) const;
+  double get_double(std::string_view key, double fallback, double lo, double hi) const;
+  bool get_bool(std::string_view key, bool fallback) const;
+  std::string get_choice(std::string_view key, std::string_view fallback,
+                         std::initializer_list<std::string_view> allowed) const;
+
+  // Throws ConfigError naming the first key that no reader asked for, with the closest known
+  // key as a suggestion. `context` names the run ("policy 'lru'").
+  void check_all_used(std::string_view context) const;
+
+  const std::map<std::string, Value, std::less<>>& values() const { return values_; }
+  // Keys asked for so far (the known keys of this run).
+  std::vector<std::string> known_keys() const;
+
+ private:
+  const Value* find(std::string_view key) const;
+
+  std::map<std::string, Value, std::less<>> values_;
+  mutable std::set<std::string, std::less<>> asked_;
+};
+
+// The closest candidate by edit distance, or "" if none is reasonably close.
+std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
+
+std::string to_string(const Params::Value& value);
+
+}  // namespace pagesim

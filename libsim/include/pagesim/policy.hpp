@@ -1,0 +1,53 @@
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "pagesim/page_table.hpp"
+#include "pagesim/types.hpp"
+
+namespace pagesim {
+
+using VictimList = std::vector<PageId>;
+
+// What a policy needs from the engine. Declared, never guessed.
+struct PolicyTraits {
+  // on_hit is called for every hit (LRU-like policies). Otherwise hits only set the
+  // referenced bit, which the policy may test-and-clear (CLOCK-like policies).
+  bool needs_hits = false;
+  // Access::next_use is filled (prescient policies). The engine computes it in one backward
+  // pass over the replay order; it throws ConfigError when that order is not known in advance.
+  bool needs_future = false;
+};
+
+// A page-replacement policy nominates victims; the engine owns residency, dirty bits, swap
+// slots and every counter, and checks every nomination.
+//
+// Call order for one run:
+//   reset(num_pages, frames)                    once, before the first access
+//   for each access, in replay order:
+//     hit:   the engine sets the referenced bit (and dirty on a write), then
+//            on_hit(access, view)               only if traits().needs_hits
+//     fault: if no frame is free:
+//              select_victims(want, view, out)  out is empty on entry; append 1..want
+//                                               resident, distinct pages
+//              on_evict(page, view)             for each victim, in order, after the engine
+//                                               has evicted it (view shows it non-resident)
+//            the engine makes the page resident with the referenced bit set (dirty on a
+//            write), then
+//            on_fault(access, view)
+// A policy must drop a victim from its own structures in select_victims or in on_evict; the
+// engine never evicts a page the policy did not nominate.
+class Policy {
+ public:
+  virtual ~Policy() = default;
+
+  virtual PolicyTraits traits() const { return {}; }
+  virtual void reset(std::size_t num_pages, std::size_t frames) = 0;
+  virtual void on_hit(const Access& /*access*/, PageTableView /*view*/) {}
+  virtual void on_fault(const Access& access, PageTableView view) = 0;
+  virtual void select_victims(std::size_t want, PageTableView view, VictimList& out) = 0;
+  virtual void on_evict(PageId /*page*/, PageTableView /*view*/) {}
+};
+
+}  // namespace pagesim

@@ -1,0 +1,79 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pagesim/engine.hpp"
+#include "pagesim/params.hpp"
+#include "pagesim/policy.hpp"
+#include "pagesim/result.hpp"
+#include "pagesim/trace.hpp"
+
+namespace pagesim {
+
+struct PolicyInfo {
+  std::string name;
+  std::string description;
+  // A fresh instance for the virtual path (wrapping, composing, inspecting).
+  std::function<std::unique_ptr<Policy>(const Params&)> make;
+  // Constructs the concrete type and replays the trace with its callbacks inlined.
+  std::function<Result(const Trace&, const EngineConfig&, const Params&)> run;
+};
+
+// Every policy known by name. Filled at load time by PAGESIM_REGISTER_POLICY lines.
+class Registry {
+ public:
+  static Registry& instance();
+
+  void add(PolicyInfo info);
+  // Throws ConfigError naming the unknown policy, the closest known name and all names.
+  const PolicyInfo& get(std::string_view name) const;
+  bool contains(std::string_view name) const;
+  // Sorted by name.
+  std::vector<const PolicyInfo*> list() const;
+  std::vector<std::string> names() const;
+
+ private:
+  std::vector<PolicyInfo> policies_;
+};
+
+// Runs a registered policy: reads the engine keys and the policy's keys from params, rejects
+// any other key, and replays with the concrete policy type.
+Result simulate(const Trace& trace, std::string_view policy, const Params& params);
+// Runs any Policy object through virtual calls. `name` labels the result and errors.
+Result simulate(const Trace& trace, Policy& policy, const Params& params,
+                std::string_view name = "custom");
+
+template <class P>
+struct PolicyRegistrar {
+  PolicyRegistrar(const char* name, const char* description) {
+    PolicyInfo info;
+    info.name = name;
+    info.description = description;
+    info.make = [](const Params& params) -> std::unique_ptr<Policy> {
+      return std::make_unique<P>(params);
+    };
+    info.run = [n = std::string(name)](const Trace& trace, const EngineConfig& config,
+                                       const Params& params) {
+      P policy(params);
+      params.check_all_used("policy '" + n + "'");
+      Engine engine(trace, config, n);
+      return engine.run(policy);
+    };
+    Registry::instance().add(std::move(info));
+  }
+};
+
+}  // namespace pagesim
+
+#define PAGESIM_CONCAT_INNER(a, b) a##b
+#define PAGESIM_CONCAT(a, b) PAGESIM_CONCAT_INNER(a, b)
+
+// Registers Type (constructible from `const pagesim::Params&`) under `name`. One line at the
+// bottom of the policy's own .cpp file; nothing else needs to change.
+#define PAGESIM_REGISTER_POLICY(Type, name, description)                                      \
+  static const ::pagesim::PolicyRegistrar<Type> PAGESIM_CONCAT(pagesim_registrar_, __LINE__)( \
+      name, description)

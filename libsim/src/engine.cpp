@@ -1,0 +1,151 @@
+#include "pagesim/engine.hpp"
+
+#include <algorithm>
+
+namespace pagesim {
+
+EngineConfig EngineConfig::from_params(const Params& params) {
+  EngineConfig config;
+  if (!params.has("frames")) {
+    params.get_int("frames", 0, 1, 0);  // registers the key for suggestions
+    throw ConfigError("parameter 'frames' is required: memory size in page frames, at least 1");
+  }
+  config.frames = static_cast<std::size_t>(params.get_int("frames", 0, 1, std::int64_t{1} << 40));
+  config.free_slot_on_swapin = params.get_bool("free_slot_on_swapin", false);
+  return config;
+}
+
+Engine::Engine(const Trace& trace, const EngineConfig& config, std::string policy_name)
+    : trace_(trace), config_(config), policy_name_(std::move(policy_name)) {
+  if (config_.frames == 0) {
+    throw ConfigError("parameter 'frames' = 0 is out of range: memory needs at least 1 frame");
+  }
+  bits_.assign(trace.num_pages(), 0);
+  slot_.assign(trace.num_pages(), kNoSlot);
+  per_proc_.assign(trace.num_procs(), Counters{});
+}
+
+std::vector<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
+  if (trace.size() >= kNever) {
+    throw ConfigError("a prescient policy needs a trace of fewer than 2^32-1 accesses; this one has " +
+                      std::to_string(trace.size()));
+  }
+  std::vector<std::uint32_t> next(trace.size());
+  std::vector<std::uint32_t> upcoming(trace.num_pages(), kNever);
+  const PageId* pages = trace.pages().data();
+  for (std::size_t i = trace.size(); i-- > 0;) {
+    next[i] = upcoming[pages[i]];
+    upcoming[pages[i]] = static_cast<std::uint32_t>(i);
+  }
+  return next;
+}
+
+Access Engine::make_access(std::size_t i) const {
+  Access a;
+  a.index = i;
+  a.page = trace_.page(i);
+  a.proc = trace_.page_proc(a.page);
+  a.write = trace_.write(i);
+  a.kind = trace_.page_kind(a.page);
+  a.next_use = next_use_.empty() ? kNever : next_use_[i];
+  return a;
+}
+
+void Engine::fault_in(std::size_t i) {
+  const PageId p = trace_.page(i);
+  std::uint8_t& b = bits_[p];
+  Counters& proc = per_proc_[trace_.page_proc(p)];
+  ++proc.faults;
+  if (!(b & page_bits::kSeen) && trace_.page_kind(p) == PageKind::kAnon) {
+    ++proc.minor_faults;
+  } else {
+    ++proc.major_faults;
+    if (b & page_bits::kInSwap) {
+      ++proc.swap_ins;
+      if (config_.free_slot_on_swapin) {
+        swap_.release(slot_[p]);
+        slot_[p] = kNoSlot;
+        b = static_cast<std::uint8_t>((b & ~page_bits::kInSwap) | page_bits::kDirty);
+      }
+    } else if (trace_.page_kind(p) == PageKind::kFile) {
+      ++proc.file_reads;
+    } else {
+      ++proc.zero_refills;
+    }
+  }
+  b = static_cast<std::uint8_t>(b | page_bits::kResident | page_bits::kSeen |
+                                page_bits::kReferenced);
+  if (trace_.write(i)) b = static_cast<std::uint8_t>(b | page_bits::kDirty);
+  ++resident_;
+}
+
+void Engine::evict(PageId p) {
+  std::uint8_t& b = bits_[p];
+  Counters& proc = per_proc_[trace_.page_proc(p)];
+  ++proc.evictions;
+  if (b & page_bits::kDirty) {
+    ++proc.evictions_dirty;
+    if (trace_.page_kind(p) == PageKind::kFile) {
+      ++proc.file_writes;
+    } else {
+      ++proc.swap_outs;
+      if (slot_[p] == kNoSlot) slot_[p] = swap_.allocate();
+      b = static_cast<std::uint8_t>(b | page_bits::kInSwap);
+    }
+  } else {
+    ++proc.evictions_clean;
+  }
+  b = static_cast<std::uint8_t>(
+      b & ~(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced));
+  --resident_;
+}
+
+void Engine::evict_victims(std::size_t want, std::size_t index) {
+  const auto where = [&] {
+    return " (policy '" + policy_name_ + "', at access #" + std::to_string(index) + ")";
+  };
+  if (victims_.empty()) {
+    throw PolicyError("policy returned no victim while all " + std::to_string(config_.frames) +
+                      " frames are in use" + where());
+  }
+  if (victims_.size() > want) {
+    throw PolicyError("policy returned " + std::to_string(victims_.size()) +
+                      " victims when asked for " + std::to_string(want) + where());
+  }
+  for (std::size_t k = 0; k < victims_.size(); ++k) {
+    const PageId v = victims_[k];
+    if (v >= trace_.num_pages()) {
+      throw PolicyError("policy nominated page id " + std::to_string(v) +
+                        ", which does not exist (the trace has " +
+                        std::to_string(trace_.num_pages()) + " pages)" + where());
+    }
+    if (std::find(victims_.begin(), victims_.begin() + static_cast<std::ptrdiff_t>(k), v) !=
+        victims_.begin() + static_cast<std::ptrdiff_t>(k)) {
+      throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
+                        trace_.describe_page(v) + ") twice in one batch" + where());
+    }
+    if (!(bits_[v] & page_bits::kResident)) {
+      throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
+                        trace_.describe_page(v) + "), which is not resident" + where());
+    }
+    evict(v);
+  }
+}
+
+Result Engine::finish() {
+  Result r;
+  r.policy = policy_name_;
+  r.frames = config_.frames;
+  r.per_proc = per_proc_;
+  r.proc_pids = trace_.proc_pids();
+  for (ProcId proc = 0; proc < r.per_proc.size(); ++proc) {
+    Counters& c = r.per_proc[proc];
+    c.accesses = trace_.proc_accesses(proc);
+    c.hits = c.accesses - c.faults;
+    r.total += c;
+  }
+  r.swap_slots_used = swap_.used();
+  return r;
+}
+
+}  // namespace pagesim

@@ -1,0 +1,62 @@
+#include "pagesim/registry.hpp"
+
+#include <algorithm>
+
+namespace pagesim {
+
+Registry& Registry::instance() {
+  static Registry registry;
+  return registry;
+}
+
+void Registry::add(PolicyInfo info) {
+  if (contains(info.name)) throw ConfigError("policy '" + info.name + "' is registered twice");
+  policies_.push_back(std::move(info));
+}
+
+bool Registry::contains(std::string_view name) const {
+  return std::any_of(policies_.begin(), policies_.end(),
+                     [&](const PolicyInfo& p) { return p.name == name; });
+}
+
+const PolicyInfo& Registry::get(std::string_view name) const {
+  for (const auto& p : policies_) {
+    if (p.name == name) return p;
+  }
+  const auto all = names();
+  std::string msg = "unknown policy '" + std::string(name) + "'";
+  const std::string near = closest_match(name, all);
+  if (!near.empty()) msg += ": did you mean '" + near + "'?";
+  std::string list;
+  for (const auto& n : all) list += (list.empty() ? "" : ", ") + n;
+  throw ConfigError(msg + " (known: " + list + ")");
+}
+
+std::vector<const PolicyInfo*> Registry::list() const {
+  std::vector<const PolicyInfo*> out;
+  for (const auto& p : policies_) out.push_back(&p);
+  std::sort(out.begin(), out.end(),
+            [](const PolicyInfo* a, const PolicyInfo* b) { return a->name < b->name; });
+  return out;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  for (const auto* p : list()) out.push_back(p->name);
+  return out;
+}
+
+Result simulate(const Trace& trace, std::string_view policy, const Params& params) {
+  const PolicyInfo& info = Registry::instance().get(policy);
+  const EngineConfig config = EngineConfig::from_params(params);
+  return info.run(trace, config, params);
+}
+
+Result simulate(const Trace& trace, Policy& policy, const Params& params, std::string_view name) {
+  const EngineConfig config = EngineConfig::from_params(params);
+  params.check_all_used("policy '" + std::string(name) + "'");
+  Engine engine(trace, config, std::string(name));
+  return engine.run(policy);
+}
+
+}  // namespace pagesim

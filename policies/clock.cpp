@@ -1,0 +1,63 @@
+// CLOCK (second chance): frames on a circle, a hand sweeps it; a page whose referenced bit is
+// set gets the bit cleared and is passed over, the first page found with the bit clear is the
+// victim. F. J. Corbato, "A paging experiment with the Multics system" (1968); the
+// formulation of Tanenbaum, Modern Operating Systems, section 3.4.5.
+//
+// Variant (differs between textbooks and simulators, and changes the counts):
+//   - a faulted page enters with its referenced bit SET, by the access that faulted it (the
+//     engine sets it on every access, as hardware sets the pte young bit);
+//   - the new page takes the victim's place on the circle and the hand stops just after it,
+//     so the new page is the last one the hand will reach.
+// A CLOCK whose new pages enter with the bit clear evicts a page that was just faulted in on
+// the next lap and gives different counts.
+//
+//   select victim:  loop { p = frame[hand]
+//                          if referenced(p): clear it, hand++
+//                          else: victim = p, slot = hand, hand++, stop }
+//   on fault:       frame[slot] = p
+#include <vector>
+
+#include "pagesim/registry.hpp"
+
+namespace pagesim {
+namespace {
+
+class Clock final : public Policy {
+ public:
+  explicit Clock(const Params& /*params*/) {}
+
+  void reset(std::size_t /*num_pages*/, std::size_t frames) override {
+    circle_.assign(frames, kNoPage);
+    free_.clear();
+    free_.reserve(frames);
+    for (std::size_t s = frames; s-- > 0;) free_.push_back(s);
+    hand_ = 0;
+  }
+  void on_fault(const Access& a, PageTableView) override {
+    circle_[free_.back()] = a.page;
+    free_.pop_back();
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    // Two laps at most: the first clears every referenced bit.
+    for (std::size_t step = 0; out.size() < want && step < 2 * circle_.size(); ++step) {
+      const PageId p = circle_[hand_];
+      if (p != kNoPage && !view.test_and_clear_referenced(p)) {
+        out.push_back(p);
+        circle_[hand_] = kNoPage;
+        free_.push_back(hand_);
+      }
+      if (++hand_ == circle_.size()) hand_ = 0;
+    }
+  }
+
+ private:
+  std::vector<PageId> circle_;
+  std::vector<std::size_t> free_;
+  std::size_t hand_ = 0;
+};
+
+}  // namespace
+
+PAGESIM_REGISTER_POLICY(Clock, "clock", "second chance: a hand sweeps the frames, clearing referenced bits");
+
+}  // namespace pagesim

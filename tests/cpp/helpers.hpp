@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "pagesim/params.hpp"
+#include "pagesim/registry.hpp"
+#include "pagesim/text_trace.hpp"
+#include "pagesim/trace.hpp"
+
+namespace pagesim::test {
+
+// A trace of pid 1 from page numbers; a page listed in `writes` positions is written.
+inline Trace pages_trace(const std::vector<std::uint64_t>& pages,
+                         const std::vector<bool>& writes = {}) {
+  TraceBuilder b;
+  for (std::size_t i = 0; i < pages.size(); ++i) b.add(1, pages[i], i < writes.size() && writes[i]);
+  return std::move(b).build();
+}
+
+// A trace from the text format with page numbers, e.g. "R 1\nW 2\n".
+inline Trace text(const std::string& body) {
+  TextTraceOptions o;
+  o.page_numbers = true;
+  return parse_text_trace(body, o);
+}
+
+inline Counters run(const Trace& t, const std::string& policy, std::int64_t frames,
+                    Params params = {}) {
+  params.set("frames", frames);
+  return simulate(t, policy, params).total;
+}
+
+}  // namespace pagesim::test

@@ -1,0 +1,128 @@
+// Reference strings traced by hand, with the memory state after each access in comments.
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+
+namespace pagesim::test {
+namespace {
+
+const std::vector<std::uint64_t> kBelady = {1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5};
+
+TEST_CASE("FIFO shows Belady's anomaly: 9 faults at 3 frames, 10 at 4") {
+  // 3 frames, queue oldest..newest, * = fault:
+  // 1* [1] 2* [1 2] 3* [1 2 3] 4* [2 3 4] 1* [3 4 1] 2* [4 1 2] 5* [1 2 5]
+  // 1 hit, 2 hit, 3* [2 5 3] 4* [5 3 4] 5 hit                       -> 9 faults
+  // 4 frames:
+  // 1* 2* 3* 4* [1 2 3 4] 1 hit 2 hit 5* [2 3 4 5] 1* [3 4 5 1] 2* [4 5 1 2]
+  // 3* [5 1 2 3] 4* [1 2 3 4] 5* [2 3 4 5]                          -> 10 faults
+  const Trace t = pages_trace(kBelady);
+  CHECK(run(t, "fifo", 3).faults == 9);
+  CHECK(run(t, "fifo", 4).faults == 10);
+}
+
+TEST_CASE("LRU: 10 faults at 3 frames, 8 at 4") {
+  // 3 frames, LRU..MRU:
+  // 1* 2* 3* [1 2 3] 4* [2 3 4] 1* [3 4 1] 2* [4 1 2] 5* [1 2 5] 1 [2 5 1] 2 [5 1 2]
+  // 3* [1 2 3] 4* [2 3 4] 5* [3 4 5]                                 -> 10 faults
+  // 4 frames:
+  // 1* 2* 3* 4* [1 2 3 4] 1 [2 3 4 1] 2 [3 4 1 2] 5* [4 1 2 5] 1 [4 2 5 1] 2 [4 5 1 2]
+  // 3* [5 1 2 3] 4* [1 2 3 4] 5* [2 3 4 5]                           -> 8 faults
+  const Trace t = pages_trace(kBelady);
+  CHECK(run(t, "lru", 3).faults == 10);
+  CHECK(run(t, "lru", 4).faults == 8);
+}
+
+TEST_CASE("Belady's MIN: 7 faults at 3 frames, 6 at 4") {
+  // 3 frames: 1* 2* 3* [1 2 3] 4*: next uses 1@4 2@5 3@9 -> evict 3 [1 2 4] 1 2
+  // 5*: next uses 1@7 2@8 4@10 -> evict 4 [1 2 5] 1 2
+  // 3*: 1 and 2 never again; both clean -> lowest page id, 1 [2 5 3]
+  // 4*: 2 never again -> evict 2 [5 3 4] 5 hit                        -> 7 faults
+  // 4 frames: 1* 2* 3* 4* 1 2 5*: next uses 1@7 2@8 3@9 4@10 -> evict 4 [1 2 3 5]
+  // 1 2 3 4*: 1 2 3 never again -> evict 1 [2 3 5 4] 5 hit            -> 6 faults
+  const Trace t = pages_trace(kBelady);
+  CHECK(run(t, "belady", 3).faults == 7);
+  CHECK(run(t, "belady", 4).faults == 6);
+}
+
+TEST_CASE("CLOCK on the Belady string: 9 faults at 3 frames, 10 at 4") {
+  // Circle [slot0 slot1 slot2], ' = referenced bit set, ^ = hand. New pages enter referenced.
+  // 1* 2* 3* [1' 2' 3'] ^0
+  // 4*: sweep clears 1 2 3, back at slot0: 1 clear -> evict 1 [4' 2 3] ^1
+  // 1*: 2 clear -> evict [4' 1' 3] ^2;  2*: 3 clear -> evict [4' 1' 2'] ^0
+  // 5*: clears 4 1 2, evicts 4 [5' 1 2] ^1;  1 hit [5' 1' 2];  2 hit [5' 1' 2']
+  // 3*: 1 cleared, 2 cleared, 5 cleared, 1 evicted [5 3' 2] ^2
+  // 4*: 2 clear -> evict [5 3' 4'] ^0;  5 hit [5' 3' 4']              -> 9 faults
+  // (CLOCK degenerates to FIFO here: every page is referenced when the hand arrives.)
+  const Trace t = pages_trace(kBelady);
+  CHECK(run(t, "clock", 3).faults == 9);
+  CHECK(run(t, "clock", 4).faults == 10);
+}
+
+TEST_CASE("CLOCK gives a second chance to a page referenced since the last sweep") {
+  // 3 frames. 1* 2* 3* [1' 2' 3'] ^0
+  // 4*: clears 1 2 3, evicts 1 -> [4' 2 3] ^1;  2 hit -> [4' 2' 3]
+  // 5*: 2 referenced: cleared, passed over; 3 clear -> evicted -> [4' 2 5'] ^0;  2 hit
+  //                                                                  -> 5 faults
+  // FIFO evicts 2 at page 5's fault, being older than 3, and faults on the last access:
+  // 1* 2* 3* 4* [2 3 4] 2 5* [3 4 5] 2* [4 5 2]                      -> 6 faults
+  const Trace t = pages_trace({1, 2, 3, 4, 2, 5, 2});
+  CHECK(run(t, "clock", 3).faults == 5);
+  CHECK(run(t, "fifo", 3).faults == 6);
+}
+
+TEST_CASE("a written page costs a swap-out when evicted, a read-only one does not") {
+  // 1 frame. W1* [1 dirty]; R2*: evict 1 dirty -> swap-out (slot 0), [2 clean]
+  // R1*: evict 2 clean (no IO), 1 is swapped in from its slot (major, swap-in)
+  // R2*: evict 1 clean: it still has its slot (swap cache), so no write. 2 was evicted clean
+  //      without a swap copy: major fault with nothing to read (zero refill).
+  const Trace t = text("W 1\nR 2\nR 1\nR 2\n");
+  const Counters c = run(t, "lru", 1);
+  CHECK(c.faults == 4);
+  CHECK(c.minor_faults == 2);
+  CHECK(c.major_faults == 2);
+  CHECK(c.swap_ins == 1);
+  CHECK(c.zero_refills == 1);
+  CHECK(c.swap_outs == 1);
+  CHECK(c.evictions == 3);
+  CHECK(c.evictions_dirty == 1);
+  CHECK(c.evictions_clean == 2);
+}
+
+TEST_CASE("the swap cache keeps the slot: a clean re-eviction writes nothing, unless the slot is freed") {
+  // 1 frame. W1* [1 d]  R2*: swap-out 1 (slot 0)  R1*: swap-in 1, 2 evicted clean
+  // R2*: 1 evicted. Swap cache on: 1 is clean with its slot -> no write (1 swap-out total).
+  // free_slot_on_swapin: the swap-in freed slot 0 and left 1 dirty -> written again (2).
+  // R1*: swap-in again in both cases (with the option: from the new slot).
+  const Trace t = text("W 1\nR 2\nR 1\nR 2\nR 1\n");
+  const Counters kept = run(t, "fifo", 1);
+  CHECK(kept.swap_outs == 1);
+  CHECK(kept.swap_ins == 2);
+  const Counters freed = run(t, "fifo", 1, Params{{"free_slot_on_swapin", true}});
+  CHECK(freed.swap_outs == 2);
+  CHECK(freed.swap_ins == 2);
+  // A swapped-in page that is written again is rewritten to its slot on eviction.
+  const Trace rewrite = text("W 1\nR 2\nW 1\nR 2\n");
+  CHECK(run(rewrite, "fifo", 1).swap_outs == 2);
+}
+
+TEST_CASE("per-process counters add up to the total and follow the page's owner") {
+  // pid 7 writes page 1, pid 9 reads page 1 (a different page: pages are per process).
+  // 1 frame: 7:W1* | 9:R1* evicts 7:1 dirty (swap-out charged to pid 7) | 7:R1* evicts 9:1
+  const Trace t = parse_text_trace("7 W 1\n9 R 1\n7 R 1\n", {4096, true});
+  Params p{{"frames", std::int64_t{1}}};
+  const Result r = simulate(t, "lru", p);
+  REQUIRE(r.per_proc.size() == 2);
+  CHECK(r.proc_pids == std::vector<std::uint64_t>{7, 9});
+  CHECK(r.per_proc[0].accesses == 2);
+  CHECK(r.per_proc[0].faults == 2);
+  CHECK(r.per_proc[0].swap_outs == 1);
+  CHECK(r.per_proc[0].swap_ins == 1);
+  CHECK(r.per_proc[1].faults == 1);
+  CHECK(r.per_proc[1].evictions_clean == 1);
+  Counters sum = r.per_proc[0];
+  sum += r.per_proc[1];
+  CHECK(sum == r.total);
+}
+
+}  // namespace
+}  // namespace pagesim::test

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pagesim {
+
+// Reads a text file (or an in-memory string) line by line in bounded memory, counting lines
+// from 1 for error messages.
+class LineReader {
+ public:
+  // Throws TraceFormatError if the file cannot be opened.
+  static LineReader open(const std::string& path);
+  static LineReader from_string(std::string_view text, std::string name = "<string>");
+
+  // The next line without its end-of-line characters; false at end of input.
+  bool next(std::string_view& line);
+  std::uint64_t line_number() const { return line_number_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  LineReader() = default;
+  bool refill();
+
+  struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+  };
+  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::string name_;
+  std::vector<char> buffer_;
+  std::size_t begin_ = 0;
+  std::size_t end_ = 0;
+  bool eof_ = false;
+  std::uint64_t line_number_ = 0;
+};
+
+// Parses an unsigned decimal or 0x-prefixed hexadecimal number; false if `text` is anything
+// else or does not fit in 64 bits.
+bool parse_u64(std::string_view text, std::uint64_t& value);
+
+}  // namespace pagesim

@@ -1,0 +1,98 @@
+#include "pagesim/line_reader.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include "pagesim/error.hpp"
+
+namespace pagesim {
+
+LineReader LineReader::open(const std::string& path) {
+  LineReader r;
+  r.name_ = path;
+  r.file_.reset(std::fopen(path.c_str(), "rb"));
+  if (!r.file_) throw TraceFormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  r.buffer_.resize(1 << 20);
+  return r;
+}
+
+LineReader LineReader::from_string(std::string_view text, std::string name) {
+  LineReader r;
+  r.name_ = std::move(name);
+  r.buffer_.assign(text.begin(), text.end());
+  r.end_ = r.buffer_.size();
+  r.eof_ = true;
+  return r;
+}
+
+bool LineReader::refill() {
+  if (eof_) return false;
+  // Keep the unfinished line, read more behind it; grow if one line fills the buffer.
+  std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+  end_ -= begin_;
+  begin_ = 0;
+  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
+  const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
+  if (got == 0) {
+    if (std::ferror(file_.get())) {
+      throw TraceFormatError(name_, line_number_ + 1, std::string("read error: ") + std::strerror(errno));
+    }
+    eof_ = true;
+    return false;
+  }
+  end_ += got;
+  return true;
+}
+
+bool LineReader::next(std::string_view& line) {
+  std::size_t scanned = begin_;
+  for (;;) {
+    const char* start = buffer_.data() + scanned;
+    const void* nl = std::memchr(start, '\n', end_ - scanned);
+    if (nl) {
+      const auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buffer_.data());
+      line = std::string_view(buffer_.data() + begin_, stop - begin_);
+      begin_ = stop + 1;
+      break;
+    }
+    scanned = end_ - begin_;
+    if (!refill()) {
+      if (begin_ == end_) return false;
+      line = std::string_view(buffer_.data() + begin_, end_ - begin_);
+      begin_ = end_;
+      break;
+    }
+    scanned += begin_;
+  }
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  ++line_number_;
+  return true;
+}
+
+bool parse_u64(std::string_view text, std::uint64_t& value) {
+  if (text.empty()) return false;
+  std::uint64_t v = 0;
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    text.remove_prefix(2);
+    if (text.size() > 16) return false;
+    for (char c : text) {
+      unsigned d;
+      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+      else return false;
+      v = (v << 4) | d;
+    }
+  } else {
+    for (char c : text) {
+      if (c < '0' || c > '9') return false;
+      const auto d = static_cast<std::uint64_t>(c - '0');
+      if (v > (UINT64_MAX - d) / 10) return false;
+      v = v * 10 + d;
+    }
+  }
+  value = v;
+  return true;
+}
+
+}  // namespace pagesim
