@@ -36,7 +36,10 @@ endif()
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/main/tests/cpp/*.cpp")
 set(OLD_GLOB
   "/work/main/tests/cpp/main.cpp"
+  "/work/main/tests/cpp/test_conformance.cpp"
+  "/work/main/tests/cpp/test_errors.cpp"
   "/work/main/tests/cpp/test_hand_traced.cpp"
+  "/work/main/tests/cpp/test_naive_models.cpp"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")

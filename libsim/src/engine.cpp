@@ -12,6 +12,13 @@ EngineConfig EngineConfig::from_params(const Params& params) {
   }
   config.frames = static_cast<std::size_t>(params.get_int("frames", 0, 1, std::int64_t{1} << 40));
   config.free_slot_on_swapin = params.get_bool("free_slot_on_swapin", false);
+  const auto frames = static_cast<std::int64_t>(config.frames);
+  config.low_watermark =
+      static_cast<std::size_t>(params.get_int("low_watermark", 0, 0, frames - 1));
+  config.high_watermark = static_cast<std::size_t>(
+      params.get_int("high_watermark", static_cast<std::int64_t>(config.low_watermark),
+                     static_cast<std::int64_t>(config.low_watermark), frames - 1));
+  config.cpu_ns = static_cast<Tick>(params.get_int("cpu_ns", 100, 0, std::int64_t{1} << 40));
   return config;
 }
 
@@ -38,6 +45,12 @@ std::vector<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
     upcoming[pages[i]] = static_cast<std::uint32_t>(i);
   }
   return next;
+}
+
+std::size_t Engine::reclaim_want() const {
+  const std::size_t free = config_.frames - resident_;
+  if (free > config_.low_watermark) return 0;
+  return std::max<std::size_t>(config_.high_watermark, 1) - std::min(free, config_.high_watermark);
 }
 
 Access Engine::make_access(std::size_t i) const {
@@ -104,7 +117,7 @@ void Engine::evict_victims(std::size_t want, std::size_t index) {
   const auto where = [&] {
     return " (policy '" + policy_name_ + "', at access #" + std::to_string(index) + ")";
   };
-  if (victims_.empty()) {
+  if (victims_.empty() && resident_ == config_.frames) {
     throw PolicyError("policy returned no victim while all " + std::to_string(config_.frames) +
                       " frames are in use" + where());
   }

@@ -23,6 +23,13 @@ struct EngineConfig {
   // "free_slot_on_swapin"; Linux does this when swap is more than half full). Default: the
   // swap cache keeps the slot and a clean re-eviction writes nothing.
   bool free_slot_on_swapin = false;
+  // kswapd-like batch reclaim (keys "low_watermark", "high_watermark", in frames): when a
+  // fault finds at most `low` free frames, reclaim until `high` are free. Default 0/0: one
+  // victim per fault, when memory is full (textbook demand paging).
+  std::size_t low_watermark = 0;
+  std::size_t high_watermark = 0;
+  // Virtual CPU time of one access (key "cpu_ns"); drives on_tick.
+  Tick cpu_ns = 100;
 
   static EngineConfig from_params(const Params& params);
 };
@@ -46,6 +53,8 @@ class Engine {
   // Makes room for one page: asks the policy for a victim and evicts it.
   template <class P>
   void reclaim(P& policy, std::size_t index);
+  // Frames to reclaim before the next fault, 0 if none.
+  std::size_t reclaim_want() const;
   // Checks and evicts the nominated victims, then tells the policy.
   void evict_victims(std::size_t want, std::size_t index);
   void evict(PageId p);
@@ -68,9 +77,11 @@ class Engine {
 
 template <class P>
 void Engine::reclaim(P& policy, std::size_t index) {
+  const std::size_t want = reclaim_want();
+  if (want == 0) return;
   victims_.clear();
-  policy.select_victims(1, view(), victims_);
-  evict_victims(1, index);
+  policy.select_victims(want, view(), victims_);
+  evict_victims(want, index);
   for (PageId v : victims_) policy.on_evict(v, view());
 }
 
@@ -84,7 +95,17 @@ Result Engine::run(P& policy) {
   const std::uint8_t* flags = trace_.flags().data();
   std::uint8_t* bits = bits_.data();
   const std::size_t n = trace_.size();
+  Tick now = 0;
+  Tick next_tick = traits.tick_ns;
   for (std::size_t i = 0; i < n; ++i) {
+    if (traits.tick_ns != 0) {
+      now += config_.cpu_ns;
+      if (now >= next_tick) {
+        policy.on_tick(now, view());
+        next_tick += traits.tick_ns;
+        if (next_tick <= now) next_tick = now + traits.tick_ns;
+      }
+    }
     const PageId p = pages[i];
     const auto dirty = static_cast<std::uint8_t>((flags[i] & Trace::kWrite) * page_bits::kDirty);
     if (bits[p] & page_bits::kResident) {
@@ -92,7 +113,7 @@ Result Engine::run(P& policy) {
       if (traits.needs_hits) policy.on_hit(make_access(i), view());
       continue;
     }
-    if (resident_ == config_.frames) reclaim(policy, i);
+    if (resident_ + config_.low_watermark >= config_.frames) reclaim(policy, i);
     fault_in(i);
     policy.on_fault(make_access(i), view());
   }

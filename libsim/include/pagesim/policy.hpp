@@ -18,6 +18,9 @@ struct PolicyTraits {
   // Access::next_use is filled (prescient policies). The engine computes it in one backward
   // pass over the replay order; it throws ConfigError when that order is not known in advance.
   bool needs_future = false;
+  // When non-zero, on_tick is called every tick_ns of virtual time (periodic aging: kswapd,
+  // kscand, background_aging).
+  Tick tick_ns = 0;
 };
 
 // A page-replacement policy nominates victims; the engine owns residency, dirty bits, swap
@@ -28,9 +31,13 @@ struct PolicyTraits {
 //   for each access, in replay order:
 //     hit:   the engine sets the referenced bit (and dirty on a write), then
 //            on_hit(access, view)               only if traits().needs_hits
-//     fault: if no frame is free:
-//              select_victims(want, view, out)  out is empty on entry; append 1..want
-//                                               resident, distinct pages
+//     tick:  on_tick(now, view)                 first, if traits().tick_ns and the virtual
+//                                               clock passed the next tick (at most one per
+//                                               access)
+//     fault: if no frame is free (or free frames are at or below the low watermark):
+//              select_victims(want, view, out)  out is empty on entry; append up to want
+//                                               resident, distinct pages (at least one when
+//                                               no frame is free)
 //              on_evict(page, view)             for each victim, in order, after the engine
 //                                               has evicted it (view shows it non-resident)
 //            the engine makes the page resident with the referenced bit set (dirty on a
@@ -48,6 +55,7 @@ class Policy {
   virtual void on_fault(const Access& access, PageTableView view) = 0;
   virtual void select_victims(std::size_t want, PageTableView view, VictimList& out) = 0;
   virtual void on_evict(PageId /*page*/, PageTableView /*view*/) {}
+  virtual void on_tick(Tick /*now*/, PageTableView /*view*/) {}
 };
 
 }  // namespace pagesim

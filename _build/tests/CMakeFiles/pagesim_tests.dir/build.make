@@ -83,10 +83,38 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/main.cpp.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling CXX source to assembly CMakeFiles/pagesim_tests.dir/cpp/main.cpp.s"
 	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -S /work/main/tests/cpp/main.cpp -o CMakeFiles/pagesim_tests.dir/cpp/main.cpp.s
 
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o: tests/CMakeFiles/pagesim_tests.dir/flags.make
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o: /work/main/tests/cpp/test_conformance.cpp
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o: tests/CMakeFiles/pagesim_tests.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/_build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building CXX object tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -MD -MT tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o -MF CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o.d -o CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o -c /work/main/tests/cpp/test_conformance.cpp
+
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing CXX source to CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.i"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -E /work/main/tests/cpp/test_conformance.cpp > CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.i
+
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling CXX source to assembly CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.s"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -S /work/main/tests/cpp/test_conformance.cpp -o CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.s
+
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o: tests/CMakeFiles/pagesim_tests.dir/flags.make
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o: /work/main/tests/cpp/test_errors.cpp
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o: tests/CMakeFiles/pagesim_tests.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/_build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building CXX object tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -MD -MT tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o -MF CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o.d -o CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o -c /work/main/tests/cpp/test_errors.cpp
+
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing CXX source to CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.i"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -E /work/main/tests/cpp/test_errors.cpp > CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.i
+
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling CXX source to assembly CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.s"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -S /work/main/tests/cpp/test_errors.cpp -o CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.s
+
 tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o: tests/CMakeFiles/pagesim_tests.dir/flags.make
 tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o: /work/main/tests/cpp/test_hand_traced.cpp
 tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o: tests/CMakeFiles/pagesim_tests.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/_build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building CXX object tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/_build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building CXX object tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o"
 	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -MD -MT tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o -MF CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o.d -o CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o -c /work/main/tests/cpp/test_hand_traced.cpp
 
 tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.i: cmake_force
@@ -97,20 +125,40 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling CXX source to assembly CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.s"
 	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -S /work/main/tests/cpp/test_hand_traced.cpp -o CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.s
 
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: tests/CMakeFiles/pagesim_tests.dir/flags.make
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: /work/main/tests/cpp/test_naive_models.cpp
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: tests/CMakeFiles/pagesim_tests.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/main/_build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building CXX object tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -MD -MT tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o -MF CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o.d -o CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o -c /work/main/tests/cpp/test_naive_models.cpp
+
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing CXX source to CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.i"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -E /work/main/tests/cpp/test_naive_models.cpp > CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.i
+
+tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling CXX source to assembly CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.s"
+	cd /work/main/_build/tests && /usr/bin/c++ $(CXX_DEFINES) $(CXX_INCLUDES) $(CXX_FLAGS) -S /work/main/tests/cpp/test_naive_models.cpp -o CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.s
+
 # Object files for target pagesim_tests
 pagesim_tests_OBJECTS = \
 "CMakeFiles/pagesim_tests.dir/cpp/main.cpp.o" \
-"CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o"
+"CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o" \
+"CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o" \
+"CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o" \
+"CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o"
 
 # External object files for target pagesim_tests
 pagesim_tests_EXTERNAL_OBJECTS =
 
 tests/pagesim_tests: tests/CMakeFiles/pagesim_tests.dir/cpp/main.cpp.o
+tests/pagesim_tests: tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o
+tests/pagesim_tests: tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o
 tests/pagesim_tests: tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o
+tests/pagesim_tests: tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o
 tests/pagesim_tests: tests/CMakeFiles/pagesim_tests.dir/build.make
 tests/pagesim_tests: libpagesim.so
 tests/pagesim_tests: tests/CMakeFiles/pagesim_tests.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/_build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Linking CXX executable pagesim_tests"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/main/_build/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Linking CXX executable pagesim_tests"
 	cd /work/main/_build/tests && $(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/pagesim_tests.dir/link.txt --verbose=$(VERBOSE)
 
 # Rule to build all files generated by this target.

@@ -1,0 +1,127 @@
+// Bad input gives a typed error whose message says what is wrong and what is allowed.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "helpers.hpp"
+
+namespace pagesim::test {
+namespace {
+
+std::string message_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST_CASE("malformed text traces name the file, the line and what was expected") {
+  struct Case {
+    const char* body;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"R 1\nX 2\n", "<string>:2: expected R or W, got 'X'"},
+      {"R 1\n\n# comment\nR zz\n", "<string>:4: expected an address"},
+      {"R 0x1ffffffffffffffff\n", "<string>:1: expected an address"},
+      {"R\n", "<string>:1: expected 'OP ADDRESS' or 'PID OP ADDRESS'"},
+      {"R 1 2 3\n", "<string>:1: expected 'OP ADDRESS' or 'PID OP ADDRESS' (OP is R or W), got 4 or more fields"},
+      {"1 R 1\nR 2\n", "<string>:2: expected 3 fields as on line 1, got 2"},
+      {"x1 R 1\n", "<string>:1: expected a decimal process id, got 'x1'"},
+      {"# nothing\n\n", "<string>:2: expected at least one access, found none"},
+      {"", "<string>:0: expected at least one access, found none"},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.body);
+    CHECK_THROWS_AS(text(c.body), TraceFormatError);
+    CHECK(message_of([&] { text(c.body); }).rfind(c.expected, 0) == 0);
+  }
+  // A page number whose address does not fit in 64 bits.
+  TextTraceOptions pages;
+  pages.page_numbers = true;
+  CHECK(message_of([&] { parse_text_trace("R 0xfffffffffffff000\n", pages); })
+            .find("beyond the 64-bit address space") != std::string::npos);
+}
+
+TEST_CASE("a missing trace file is a TraceFormatError naming the file") {
+  CHECK_THROWS_AS(read_text_trace("/nonexistent/trace.txt"), TraceFormatError);
+  CHECK(message_of([] { read_text_trace("/nonexistent/trace.txt"); })
+            .find("/nonexistent/trace.txt") != std::string::npos);
+}
+
+TEST_CASE("a text trace read from a file gives the same accesses as from a string") {
+  const std::string path = "pagesim_test_trace.txt";
+  {
+    std::ofstream out(path);
+    out << "# pid op address\n1 W 0x7f0012345000\n1 R 0x7f0012345fff\n2 r 4096\n\n1 w 8191\r\n";
+  }
+  const Trace t = read_text_trace(path);
+  std::remove(path.c_str());
+  REQUIRE(t.size() == 4);
+  CHECK(t.num_pages() == 3);  // (1, 0x7f0012345) twice, (2, 1), (1, 1)
+  CHECK(t.page(0) == t.page(1));
+  CHECK(t.write(0));
+  CHECK(!t.write(1));
+  CHECK(t.page_vpn(t.page(2)) == 1);
+  CHECK(t.proc_pid(t.proc(2)) == 2);
+  CHECK(t.write(3));
+  CHECK(t.page(3) != t.page(2));
+}
+
+TEST_CASE("unknown policy, unknown or out-of-range parameter, frames 0: ConfigError") {
+  const Trace t = pages_trace({1, 2, 3});
+  CHECK_THROWS_AS(run(t, "lruu", 2), ConfigError);
+  CHECK(message_of([&] { run(t, "lruu", 2); }).find("unknown policy 'lruu': did you mean 'lru'?") == 0);
+  CHECK(message_of([&] { run(t, "random", 2, Params{{"sead", std::int64_t{3}}}); })
+            .find("unknown parameter 'sead' for policy 'random': did you mean 'seed'?") == 0);
+  CHECK(message_of([&] { run(t, "random", 2, Params{{"seed", std::int64_t{-1}}}); }) ==
+        "parameter 'seed' = -1 is out of range: allowed 0 to 9223372036854775807");
+  CHECK(message_of([&] { run(t, "lru", 2, Params{{"free_slot_on_swapin", std::string("yes")}}); })
+            .find("parameter 'free_slot_on_swapin' must be a boolean") == 0);
+  CHECK(message_of([&] { run(t, "lru", 0); }) ==
+        "parameter 'frames' = 0 is out of range: allowed 1 to 1099511627776");
+  CHECK(message_of([&] { simulate(t, "lru", Params{}); }).find("parameter 'frames' is required") == 0);
+  CHECK(message_of([&] { run(t, "lru", 4, Params{{"high_watermark", std::int64_t{9}}}); })
+            .find("parameter 'high_watermark' = 9 is out of range") == 0);
+}
+
+// Deliberately broken policies: the engine refuses each nomination with a PolicyError that
+// names the policy, the page and the access.
+struct Broken final : Policy {
+  enum Mode { kNonResident, kTwice, kTooMany, kNone } mode;
+  explicit Broken(Mode m) : mode(m) {}
+  void reset(std::size_t, std::size_t) override {}
+  void on_fault(const Access&, PageTableView) override {}
+  void select_victims(std::size_t, PageTableView view, VictimList& out) override {
+    switch (mode) {
+      case kNonResident: out.push_back(static_cast<PageId>(view.trace().num_pages() - 1)); break;
+      case kTwice: out.push_back(0); out.push_back(0); break;
+      case kTooMany: out.push_back(0); out.push_back(1); break;
+      case kNone: break;
+    }
+  }
+};
+
+TEST_CASE("the engine rejects bad victims with a PolicyError naming policy, page and access") {
+  const Trace t = pages_trace({1, 2, 3, 4});
+  Params p{{"frames", std::int64_t{2}}};
+  Broken non_resident(Broken::kNonResident);
+  CHECK(message_of([&] { simulate(t, non_resident, p, "broken"); }) ==
+        "policy nominated page 3 (pid 1 vpn 0x4), which is not resident (policy 'broken', at access #2)");
+  Broken twice(Broken::kTwice);
+  CHECK_THROWS_AS(simulate(t, twice, p, "broken"), PolicyError);
+  Params batch{{"frames", std::int64_t{3}}, {"low_watermark", std::int64_t{0}}, {"high_watermark", std::int64_t{2}}};
+  CHECK(message_of([&] { simulate(t, twice, batch, "broken"); }) ==
+        "policy nominated page 0 (pid 1 vpn 0x1) twice in one batch (policy 'broken', at access #3)");
+  Broken too_many(Broken::kTooMany);
+  CHECK(message_of([&] { simulate(t, too_many, p, "broken"); }) ==
+        "policy returned 2 victims when asked for 1 (policy 'broken', at access #2)");
+  Broken none(Broken::kNone);
+  CHECK(message_of([&] { simulate(t, none, p, "broken"); }) ==
+        "policy returned no victim while all 2 frames are in use (policy 'broken', at access #2)");
+}
+
+}  // namespace
+}  // namespace pagesim::test

@@ -1,0 +1,36 @@
+// Every policy with a naive model in naive.hpp gives exactly the naive model's counts on
+// thousands of small random traces.
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+#include "naive.hpp"
+#include "random_traces.hpp"
+
+namespace pagesim::test {
+namespace {
+
+TEST_CASE("built-in policies count exactly like the naive models on random traces") {
+  for (const auto& [name, make] : naive_models()) {
+    CAPTURE(name);
+    for (std::uint64_t seed = 1; seed <= 1500; ++seed) {
+      const Trace t = random_trace(seed, 20 + seed % 180, 3 + seed % 14, 1 + seed % 3, seed % 2 == 0);
+      const std::size_t frames = 1 + seed % 7;
+      CAPTURE(seed);
+      CAPTURE(frames);
+      auto naive = make(t);
+      const Counters want = naive_run(t, frames, *naive);
+      const Counters got = run(t, name, static_cast<std::int64_t>(frames));
+      got.for_each([&, &want = want](const char* field, std::uint64_t value) {
+        std::uint64_t expected = 0;
+        want.for_each([&](const char* f, std::uint64_t v) {
+          if (std::string(f) == field) expected = v;
+        });
+        CAPTURE(field);
+        REQUIRE(value == expected);
+      });
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pagesim::test
