@@ -29,6 +29,41 @@ std::uint64_t Trace::count_writes() const {
   return n;
 }
 
+Trace Trace::from_columns(std::vector<PageId> pages, std::vector<std::uint8_t> flags,
+                          std::vector<ProcId> page_proc, std::vector<std::uint64_t> page_vpn,
+                          std::vector<PageKind> page_kind, std::vector<std::uint64_t> proc_pid,
+                          std::uint32_t page_size, std::string source) {
+  if (pages.size() != flags.size()) throw ConfigError("trace columns 'pages' and 'flags' differ in length");
+  if (page_proc.size() != page_vpn.size() || page_proc.size() != page_kind.size()) {
+    throw ConfigError("per-page trace columns differ in length");
+  }
+  if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
+    throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) +
+                      " is not allowed: must be a power of two");
+  }
+  Trace t;
+  t.proc_accesses_.assign(proc_pid.size(), 0);
+  for (ProcId proc : page_proc) {
+    if (proc >= proc_pid.size()) throw ConfigError("trace page refers to process " + std::to_string(proc) + " of " + std::to_string(proc_pid.size()));
+  }
+  for (std::size_t i = 0; i < pages.size(); ++i) {
+    if (pages[i] >= page_proc.size()) {
+      throw ConfigError("trace access " + std::to_string(i) + " refers to page " +
+                        std::to_string(pages[i]) + " of " + std::to_string(page_proc.size()));
+    }
+    ++t.proc_accesses_[page_proc[pages[i]]];
+  }
+  t.pages_ = std::move(pages);
+  t.flags_ = std::move(flags);
+  t.page_proc_ = std::move(page_proc);
+  t.page_vpn_ = std::move(page_vpn);
+  t.page_kind_ = std::move(page_kind);
+  t.proc_pid_ = std::move(proc_pid);
+  t.page_size_ = page_size;
+  t.source_ = std::move(source);
+  return t;
+}
+
 TraceBuilder::TraceBuilder(std::uint32_t page_size, std::string source) {
   if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
     throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) +

@@ -47,6 +47,14 @@ class Trace {
   // Number of writes in the trace.
   std::uint64_t count_writes() const;
 
+  // A trace from its columns (deserialising, memory-mapped formats). Throws ConfigError if
+  // they are inconsistent: a page id out of range, a process id out of range, unequal
+  // lengths.
+  static Trace from_columns(std::vector<PageId> pages, std::vector<std::uint8_t> flags,
+                            std::vector<ProcId> page_proc, std::vector<std::uint64_t> page_vpn,
+                            std::vector<PageKind> page_kind, std::vector<std::uint64_t> proc_pid,
+                            std::uint32_t page_size, std::string source);
+
  private:
   friend class TraceBuilder;
 

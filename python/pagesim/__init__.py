@@ -1,0 +1,122 @@
+"""pagesim: trace-driven page-replacement simulation.
+
+Replay a memory-access trace against a reclaim policy and count what it costs: faults
+(minor and major), swap-ins, swap-outs, clean and dirty evictions, per process.
+
+>>> import pagesim, numpy as np
+>>> t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5]))
+>>> pagesim.simulate(t, "fifo", frames=3)["faults"]
+9
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Union
+
+import numpy as np
+
+from ._core import (
+    ConfigError,
+    Error,
+    PolicyError,
+    Trace,
+    TraceFormatError,
+)
+from . import _core
+
+__all__ = [
+    "ConfigError",
+    "Error",
+    "PolicyError",
+    "Result",
+    "Trace",
+    "TraceFormatError",
+    "counter_names",
+    "load",
+    "policies",
+    "simulate",
+]
+
+Result = _core.Result
+
+TraceLike = Union[Trace, str, "os.PathLike[str]", np.ndarray]
+
+
+def _result_getitem(self: Result, name: str) -> int:
+    try:
+        return self.counters[name]
+    except KeyError:
+        raise KeyError(f"no counter {name!r}; counters are {', '.join(counter_names())}") from None
+
+
+def _result_repr(self: Result) -> str:
+    c = self.counters
+    return (f"<pagesim.Result {self.policy} frames={self.frames}: {c['faults']} faults "
+            f"({c['major_faults']} major), {c['swap_ins']} swap-ins, {c['swap_outs']} swap-outs>")
+
+
+Result.__getitem__ = _result_getitem
+Result.__repr__ = _result_repr
+
+
+def counter_names() -> list[str]:
+    """Names of the counters of a :class:`Result`, in a stable order."""
+    return list(_core.counter_names())
+
+
+def policies() -> dict[str, str]:
+    """Registered policies: name -> one-line description."""
+    return dict(_core.policies())
+
+
+def load(path: Union[str, "os.PathLike[str]"], *, page_size: int = 4096,
+         page_numbers: bool = False) -> Trace:
+    """Load a trace file.
+
+    Parameters
+    ----------
+    path
+        A text trace: one ``[PID] R|W ADDRESS`` per line, ``#`` comments.
+    page_size
+        Bytes per page; addresses are divided by it.
+    page_numbers
+        The numbers are page numbers, not byte addresses.
+    """
+    return Trace.from_text(os.fspath(path), page_size=page_size, page_numbers=page_numbers)
+
+
+def as_trace(trace: TraceLike) -> Trace:
+    """A :class:`Trace` from a Trace, a path to a trace file, or an array of page numbers."""
+    if isinstance(trace, Trace):
+        return trace
+    if isinstance(trace, (str, os.PathLike)):
+        return load(trace)
+    if isinstance(trace, np.ndarray):
+        return Trace.from_arrays(trace)
+    raise ConfigError(f"trace must be a pagesim.Trace, a path or a numpy array, got {type(trace).__name__}")
+
+
+def simulate(trace: TraceLike, policy: str = "lru", *, frames: int, **params: Any) -> Result:
+    """Replay ``trace`` against ``policy`` with ``frames`` page frames of memory.
+
+    Parameters
+    ----------
+    trace
+        A :class:`Trace`, a path to a text trace, or a numpy array of page numbers (reads).
+    policy
+        A registered policy name, see :func:`policies`.
+    frames
+        Memory size in pages.
+    **params
+        Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
+        ``cpu_ns``) and the policy's own parameters (``seed`` for ``random``). An unknown
+        key raises :class:`ConfigError` naming the closest known one.
+
+    Returns
+    -------
+    Result
+        ``result.counters`` is a dict of counters, ``result["faults"]`` reads one,
+        ``result.per_process`` lists them per process.
+    """
+    params["frames"] = frames
+    return _core.simulate(as_trace(trace), policy, params)

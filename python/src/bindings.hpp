@@ -1,0 +1,19 @@
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "pagesim/params.hpp"
+
+namespace pagesim::python {
+
+namespace py = pybind11;
+
+void register_errors(py::module_& m);
+void register_trace(py::module_& m);
+void register_simulate(py::module_& m);
+
+// Python keyword arguments to Params: bool, int, float and str values; anything else is a
+// ConfigError naming the key.
+Params params_from_kwargs(const py::dict& kwargs);
+
+}  // namespace pagesim::python

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Set-up, build and every test: C++ (doctest via ctest), the same C++ tests under
+# AddressSanitizer + UndefinedBehaviorSanitizer, and the Python tests (pytest).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+bash scripts/build.sh -DPAGESIM_WERROR=ON
+(cd _build && ctest --output-on-failure)
+
+echo "== C++ tests under ASan + UBSan"
+cmake -S . -B _build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAGESIM_SANITIZE=ON \
+  -DPAGESIM_PYTHON=OFF -DPAGESIM_BENCH=OFF -DPAGESIM_WERROR=ON >/dev/null
+cmake --build _build/asan -j"$(nproc)"
+(cd _build/asan && ctest --output-on-failure)
+
+echo "== Python tests"
+PYTHONPATH="$PWD/_build/python" /usr/bin/python3 -m pytest -q tests/python

@@ -1,0 +1,106 @@
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pagesim
+
+BELADY = np.array([1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5])
+
+
+@pytest.mark.parametrize("policy,frames,faults", [
+    ("fifo", 3, 9), ("fifo", 4, 10), ("lru", 3, 10), ("lru", 4, 8),
+    ("belady", 3, 7), ("belady", 4, 6),
+])
+def test_belady_string_from_numpy(policy, frames, faults):
+    # Hand-traced in tests/cpp/test_hand_traced.cpp.
+    assert pagesim.simulate(BELADY, policy, frames=frames)["faults"] == faults
+
+
+def test_counters_read_as_dict_and_add_up():
+    rng = np.random.default_rng(3)
+    pages = rng.integers(0, 200, 5000)
+    writes = rng.random(5000) < 0.3
+    t = pagesim.Trace.from_arrays(pages, writes=writes, pids=pages % 3)
+    r = pagesim.simulate(t, "clock", frames=50)
+    c = r.counters
+    assert list(c) == pagesim.counter_names()
+    assert c["hits"] + c["faults"] == c["accesses"] == 5000
+    assert c["minor_faults"] == t.num_pages
+    assert sum(p["faults"] for p in r.per_process) == c["faults"]
+    assert sorted(p["pid"] for p in r.per_process) == [0, 1, 2]
+
+
+def test_write_then_evict_swaps_out():
+    # 1 frame: W1, R2 evicts dirty 1 -> one swap-out; R1 swaps it back in.
+    t = pagesim.Trace.from_arrays(np.array([1, 2, 1]), writes=np.array([1, 0, 0]))
+    c = pagesim.simulate(t, "lru", frames=1).counters
+    assert (c["swap_outs"], c["swap_ins"], c["evictions_dirty"]) == (1, 1, 1)
+
+
+def test_trace_columns_are_read_only_views_and_pickle():
+    t = pagesim.Trace.from_arrays(np.array([10, 11, 10, 12]), writes=np.array([0, 1, 0, 0]))
+    assert t.pages.tolist() == [0, 1, 0, 2]
+    assert t.page_vpns.tolist() == [10, 11, 12]
+    assert not t.pages.flags.writeable
+    with pytest.raises(ValueError):
+        t.pages[0] = 5
+    u = pickle.loads(pickle.dumps(t))
+    assert u.pages.tolist() == t.pages.tolist() and u.flags.tolist() == t.flags.tolist()
+    assert pagesim.simulate(u, "fifo", frames=2).counters == pagesim.simulate(t, "fifo", frames=2).counters
+
+
+def test_text_trace_path(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("# pid op addr\n1 W 0x1000\n1 R 0x2000\n2 R 0x1000\n1 R 0x1fff\n")
+    t = pagesim.load(path)
+    assert (len(t), t.num_pages, t.num_procs) == (4, 3, 2)
+    assert pagesim.simulate(str(path), "lru", frames=3)["hits"] == 1
+    assert pagesim.simulate(str(path), "lru", frames=2)["hits"] == 0
+
+
+def test_errors_are_typed_value_errors(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("R 1\nQ 2\n")
+    with pytest.raises(pagesim.TraceFormatError, match=r"bad.txt:2: expected R or W, got 'Q'"):
+        pagesim.load(bad)
+    with pytest.raises(pagesim.ConfigError, match="unknown policy 'lur': did you mean 'lru'"):
+        pagesim.simulate(BELADY, "lur", frames=3)
+    with pytest.raises(pagesim.ConfigError, match="unknown parameter 'sede' for policy 'random': did you mean 'seed'"):
+        pagesim.simulate(BELADY, "random", frames=3, sede=1)
+    with pytest.raises(pagesim.ConfigError, match="'seed' = -4 is out of range"):
+        pagesim.simulate(BELADY, "random", frames=3, seed=-4)
+    with pytest.raises(pagesim.ConfigError, match="'frames' = 0 is out of range"):
+        pagesim.simulate(BELADY, "lru", frames=0)
+    with pytest.raises(pagesim.ConfigError, match="must be a bool, int, float or str"):
+        pagesim.simulate(BELADY, "lru", frames=3, cpu_ns=[1])
+    assert issubclass(pagesim.ConfigError, ValueError)
+    assert issubclass(pagesim.TraceFormatError, pagesim.Error)
+
+
+def run_cli(*args):
+    return subprocess.run([sys.executable, "-m", "pagesim", *args], capture_output=True, text=True)
+
+
+def test_cli_run_prints_counters(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"R {p}\n" for p in BELADY))
+    out = run_cli("run", str(path), "--policy", "fifo", "--frames", "3", "--page-numbers")
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split() for line in out.stdout.splitlines() if not line.startswith("#"))
+    assert lines["faults"] == "9"
+
+
+def test_cli_errors_are_one_line_and_exit_2(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("R 1\nR x\n")
+    out = run_cli("run", str(path), "--frames", "3")
+    assert out.returncode == 2
+    assert out.stderr.strip().count("\n") == 0
+    assert "t.txt:2: expected an address" in out.stderr
+    path.write_text("R 1\n")
+    out = run_cli("run", str(path), "--frames", "3", "--policy", "nope")
+    assert out.returncode == 2 and "unknown policy 'nope'" in out.stderr
+    assert run_cli("run", "/no/such/file", "--frames", "3").returncode == 2
