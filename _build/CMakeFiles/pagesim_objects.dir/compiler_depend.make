@@ -141,6 +141,8 @@ CMakeFiles/pagesim_objects.dir/libsim/src/engine.cpp.o: /work/main/libsim/src/en
   /usr/include/x86_64-linux-gnu/bits/types/error_t.h \
   /usr/include/c++/12/bits/charconv.h \
   /usr/include/c++/12/bits/basic_string.tcc \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /usr/include/c++/12/vector \
   /usr/include/c++/12/bits/stl_uninitialized.h \
   /usr/include/c++/12/bits/stl_vector.h \
@@ -153,6 +155,13 @@ CMakeFiles/pagesim_objects.dir/libsim/src/engine.cpp.o: /work/main/libsim/src/en
   /usr/include/c++/12/bits/cxxabi_init_exception.h \
   /usr/include/c++/12/typeinfo \
   /usr/include/c++/12/bits/nested_exception.h \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -776,8 +785,17 @@ CMakeFiles/pagesim_objects.dir/libsim/src/registry.cpp.o: /work/main/libsim/src/
   /usr/include/c++/12/bits/basic_string.tcc \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -1211,8 +1229,8 @@ CMakeFiles/pagesim_objects.dir/libsim/src/trace.cpp.o: /work/main/libsim/src/tra
 
 CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady.cpp \
   /usr/include/stdc-predef.h \
-  /usr/include/c++/12/algorithm \
-  /usr/include/c++/12/bits/stl_algobase.h \
+  /work/main/libsim/include/pagesim/bit_tree.hpp \
+  /usr/include/c++/12/cstddef \
   /usr/include/x86_64-linux-gnu/c++/12/bits/c++config.h \
   /usr/include/x86_64-linux-gnu/c++/12/bits/os_defines.h \
   /usr/include/features.h \
@@ -1225,6 +1243,19 @@ CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady
   /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
   /usr/include/x86_64-linux-gnu/c++/12/bits/cpu_defines.h \
   /usr/include/c++/12/pstl/pstl_config.h \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
+  /usr/include/c++/12/cstdint \
+  /usr/lib/gcc/x86_64-linux-gnu/12/include/stdint.h \
+  /usr/include/stdint.h \
+  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
+  /usr/include/x86_64-linux-gnu/bits/types.h \
+  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
+  /usr/include/x86_64-linux-gnu/bits/time64.h \
+  /usr/include/x86_64-linux-gnu/bits/wchar.h \
+  /usr/include/x86_64-linux-gnu/bits/stdint-intn.h \
+  /usr/include/x86_64-linux-gnu/bits/stdint-uintn.h \
+  /usr/include/c++/12/vector \
+  /usr/include/c++/12/bits/stl_algobase.h \
   /usr/include/c++/12/bits/functexcept.h \
   /usr/include/c++/12/bits/exception_defines.h \
   /usr/include/c++/12/bits/cpp_type_traits.h \
@@ -1242,19 +1273,36 @@ CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady
   /usr/include/c++/12/bits/ptr_traits.h \
   /usr/include/c++/12/debug/debug.h \
   /usr/include/c++/12/bits/predefined_ops.h \
-  /usr/include/c++/12/bits/stl_algo.h \
-  /usr/include/c++/12/bits/algorithmfwd.h \
-  /usr/include/c++/12/initializer_list \
-  /usr/include/c++/12/bits/stl_heap.h \
-  /usr/include/c++/12/bits/stl_tempbuf.h \
-  /usr/include/c++/12/bits/stl_construct.h \
+  /usr/include/c++/12/bits/allocator.h \
+  /usr/include/x86_64-linux-gnu/c++/12/bits/c++allocator.h \
+  /usr/include/c++/12/bits/new_allocator.h \
   /usr/include/c++/12/new \
   /usr/include/c++/12/bits/exception.h \
-  /usr/include/c++/12/bits/uniform_int_dist.h \
+  /usr/include/c++/12/bits/memoryfwd.h \
+  /usr/include/c++/12/bits/stl_construct.h \
+  /usr/include/c++/12/bits/stl_uninitialized.h \
+  /usr/include/c++/12/ext/alloc_traits.h \
+  /usr/include/c++/12/bits/alloc_traits.h \
+  /usr/include/c++/12/bits/stl_vector.h \
+  /usr/include/c++/12/initializer_list \
+  /usr/include/c++/12/bits/stl_bvector.h \
+  /usr/include/c++/12/bits/functional_hash.h \
+  /usr/include/c++/12/bits/hash_bytes.h \
+  /usr/include/c++/12/bits/refwrap.h \
+  /usr/include/c++/12/bits/invoke.h \
+  /usr/include/c++/12/bits/stl_function.h \
+  /usr/include/c++/12/backward/binders.h \
+  /usr/include/c++/12/bits/range_access.h \
+  /usr/include/c++/12/bits/vector.tcc \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /usr/include/c++/12/cstdlib \
   /usr/include/stdlib.h \
-  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
-  /usr/lib/gcc/x86_64-linux-gnu/12/include/stddef.h \
   /usr/include/x86_64-linux-gnu/bits/waitflags.h \
   /usr/include/x86_64-linux-gnu/bits/waitstatus.h \
   /usr/include/x86_64-linux-gnu/bits/floatn.h \
@@ -1262,14 +1310,10 @@ CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady
   /usr/include/x86_64-linux-gnu/bits/types/locale_t.h \
   /usr/include/x86_64-linux-gnu/bits/types/__locale_t.h \
   /usr/include/x86_64-linux-gnu/sys/types.h \
-  /usr/include/x86_64-linux-gnu/bits/types.h \
-  /usr/include/x86_64-linux-gnu/bits/typesizes.h \
-  /usr/include/x86_64-linux-gnu/bits/time64.h \
   /usr/include/x86_64-linux-gnu/bits/types/clock_t.h \
   /usr/include/x86_64-linux-gnu/bits/types/clockid_t.h \
   /usr/include/x86_64-linux-gnu/bits/types/time_t.h \
   /usr/include/x86_64-linux-gnu/bits/types/timer_t.h \
-  /usr/include/x86_64-linux-gnu/bits/stdint-intn.h \
   /usr/include/endian.h \
   /usr/include/x86_64-linux-gnu/bits/endian.h \
   /usr/include/x86_64-linux-gnu/bits/endianness.h \
@@ -1291,26 +1335,6 @@ CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady
   /usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h \
   /usr/include/x86_64-linux-gnu/bits/stdlib-float.h \
   /usr/include/c++/12/bits/std_abs.h \
-  /usr/include/c++/12/pstl/glue_algorithm_defs.h \
-  /usr/include/c++/12/pstl/execution_defs.h \
-  /usr/include/c++/12/vector \
-  /usr/include/c++/12/bits/allocator.h \
-  /usr/include/x86_64-linux-gnu/c++/12/bits/c++allocator.h \
-  /usr/include/c++/12/bits/new_allocator.h \
-  /usr/include/c++/12/bits/memoryfwd.h \
-  /usr/include/c++/12/bits/stl_uninitialized.h \
-  /usr/include/c++/12/ext/alloc_traits.h \
-  /usr/include/c++/12/bits/alloc_traits.h \
-  /usr/include/c++/12/bits/stl_vector.h \
-  /usr/include/c++/12/bits/stl_bvector.h \
-  /usr/include/c++/12/bits/functional_hash.h \
-  /usr/include/c++/12/bits/hash_bytes.h \
-  /usr/include/c++/12/bits/refwrap.h \
-  /usr/include/c++/12/bits/invoke.h \
-  /usr/include/c++/12/bits/stl_function.h \
-  /usr/include/c++/12/backward/binders.h \
-  /usr/include/c++/12/bits/range_access.h \
-  /usr/include/c++/12/bits/vector.tcc \
   /work/main/libsim/include/pagesim/registry.hpp \
   /usr/include/c++/12/functional \
   /usr/include/c++/12/tuple \
@@ -1327,14 +1351,15 @@ CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady
   /usr/include/c++/12/bits/erase_if.h \
   /usr/include/c++/12/array \
   /usr/include/c++/12/compare \
+  /usr/include/c++/12/bits/stl_algo.h \
+  /usr/include/c++/12/bits/algorithmfwd.h \
+  /usr/include/c++/12/bits/stl_heap.h \
+  /usr/include/c++/12/bits/stl_tempbuf.h \
+  /usr/include/c++/12/bits/uniform_int_dist.h \
   /usr/include/c++/12/memory \
   /usr/include/c++/12/bits/stl_raw_storage_iter.h \
   /usr/include/c++/12/bits/align.h \
   /usr/include/c++/12/bit \
-  /usr/lib/gcc/x86_64-linux-gnu/12/include/stdint.h \
-  /usr/include/stdint.h \
-  /usr/include/x86_64-linux-gnu/bits/wchar.h \
-  /usr/include/x86_64-linux-gnu/bits/stdint-uintn.h \
   /usr/include/c++/12/bits/unique_ptr.h \
   /usr/include/c++/12/bits/shared_ptr.h \
   /usr/include/c++/12/iosfwd \
@@ -1378,9 +1403,9 @@ CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady
   /usr/include/c++/12/bits/atomic_lockfree_defines.h \
   /usr/include/c++/12/backward/auto_ptr.h \
   /usr/include/c++/12/pstl/glue_memory_defs.h \
+  /usr/include/c++/12/pstl/execution_defs.h \
   /usr/include/c++/12/string \
   /usr/include/c++/12/bits/char_traits.h \
-  /usr/include/c++/12/cstdint \
   /usr/include/c++/12/bits/localefwd.h \
   /usr/include/x86_64-linux-gnu/c++/12/bits/c++locale.h \
   /usr/include/c++/12/clocale \
@@ -1413,7 +1438,8 @@ CMakeFiles/pagesim_objects.dir/policies/belady.cpp.o: /work/main/policies/belady
   /usr/include/c++/12/bits/charconv.h \
   /usr/include/c++/12/bits/basic_string.tcc \
   /work/main/libsim/include/pagesim/engine.hpp \
-  /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
   /work/main/libsim/include/pagesim/page_table.hpp \
@@ -1637,8 +1663,17 @@ CMakeFiles/pagesim_objects.dir/policies/clock.cpp.o: /work/main/policies/clock.c
   /usr/include/c++/12/bits/basic_string.tcc \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -1860,8 +1895,17 @@ CMakeFiles/pagesim_objects.dir/policies/fifo.cpp.o: /work/main/policies/fifo.cpp
   /usr/include/c++/12/bits/basic_string.tcc \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -1947,29 +1991,13 @@ CMakeFiles/pagesim_objects.dir/policies/lru.cpp.o: /work/main/policies/lru.cpp \
   /usr/include/c++/12/backward/binders.h \
   /usr/include/c++/12/bits/range_access.h \
   /usr/include/c++/12/bits/vector.tcc \
-  /work/main/libsim/include/pagesim/types.hpp \
-  /usr/include/c++/12/limits \
-  /work/main/libsim/include/pagesim/registry.hpp \
-  /usr/include/c++/12/functional \
-  /usr/include/c++/12/tuple \
-  /usr/include/c++/12/bits/uses_allocator.h \
-  /usr/include/c++/12/bits/std_function.h \
-  /usr/include/c++/12/typeinfo \
-  /usr/include/c++/12/unordered_map \
-  /usr/include/c++/12/ext/aligned_buffer.h \
-  /usr/include/c++/12/bits/hashtable.h \
-  /usr/include/c++/12/bits/hashtable_policy.h \
-  /usr/include/c++/12/bits/enable_special_members.h \
-  /usr/include/c++/12/bits/node_handle.h \
-  /usr/include/c++/12/bits/unordered_map.h \
-  /usr/include/c++/12/bits/erase_if.h \
-  /usr/include/c++/12/array \
-  /usr/include/c++/12/compare \
-  /usr/include/c++/12/bits/stl_algo.h \
-  /usr/include/c++/12/bits/algorithmfwd.h \
-  /usr/include/c++/12/bits/stl_heap.h \
-  /usr/include/c++/12/bits/stl_tempbuf.h \
-  /usr/include/c++/12/bits/uniform_int_dist.h \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /usr/include/c++/12/cstdlib \
   /usr/include/stdlib.h \
   /usr/include/x86_64-linux-gnu/bits/waitflags.h \
@@ -2004,6 +2032,29 @@ CMakeFiles/pagesim_objects.dir/policies/lru.cpp.o: /work/main/policies/lru.cpp \
   /usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h \
   /usr/include/x86_64-linux-gnu/bits/stdlib-float.h \
   /usr/include/c++/12/bits/std_abs.h \
+  /work/main/libsim/include/pagesim/types.hpp \
+  /usr/include/c++/12/limits \
+  /work/main/libsim/include/pagesim/registry.hpp \
+  /usr/include/c++/12/functional \
+  /usr/include/c++/12/tuple \
+  /usr/include/c++/12/bits/uses_allocator.h \
+  /usr/include/c++/12/bits/std_function.h \
+  /usr/include/c++/12/typeinfo \
+  /usr/include/c++/12/unordered_map \
+  /usr/include/c++/12/ext/aligned_buffer.h \
+  /usr/include/c++/12/bits/hashtable.h \
+  /usr/include/c++/12/bits/hashtable_policy.h \
+  /usr/include/c++/12/bits/enable_special_members.h \
+  /usr/include/c++/12/bits/node_handle.h \
+  /usr/include/c++/12/bits/unordered_map.h \
+  /usr/include/c++/12/bits/erase_if.h \
+  /usr/include/c++/12/array \
+  /usr/include/c++/12/compare \
+  /usr/include/c++/12/bits/stl_algo.h \
+  /usr/include/c++/12/bits/algorithmfwd.h \
+  /usr/include/c++/12/bits/stl_heap.h \
+  /usr/include/c++/12/bits/stl_tempbuf.h \
+  /usr/include/c++/12/bits/uniform_int_dist.h \
   /usr/include/c++/12/memory \
   /usr/include/c++/12/bits/stl_raw_storage_iter.h \
   /usr/include/c++/12/bits/align.h \
@@ -2086,6 +2137,8 @@ CMakeFiles/pagesim_objects.dir/policies/lru.cpp.o: /work/main/policies/lru.cpp \
   /usr/include/c++/12/bits/charconv.h \
   /usr/include/c++/12/bits/basic_string.tcc \
   /work/main/libsim/include/pagesim/engine.hpp \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
   /work/main/libsim/include/pagesim/page_table.hpp \
@@ -2307,8 +2360,17 @@ CMakeFiles/pagesim_objects.dir/policies/random.cpp.o: /work/main/policies/random
   /usr/include/c++/12/bits/basic_string.tcc \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -2908,8 +2970,6 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
   /usr/include/c++/12/pstl/execution_defs.h
 
 
-/work/main/traces/include/pagesim/text_trace.hpp:
-
 /usr/include/strings.h:
 
 /usr/include/string.h:
@@ -2962,6 +3022,18 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/c++/12/bits/hashtable_policy.h:
 
+/usr/include/c++/12/bits/hashtable.h:
+
+/usr/include/c++/12/unordered_map:
+
+/usr/include/c++/12/bits/std_function.h:
+
+/work/main/libsim/include/pagesim/registry.hpp:
+
+/usr/include/c++/12/bits/sstream.tcc:
+
+/usr/include/c++/12/bits/ostream.tcc:
+
 /usr/include/alloca.h:
 
 /usr/include/c++/12/bit:
@@ -2970,9 +3042,13 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/c++/12/string:
 
-/usr/include/x86_64-linux-gnu/bits/pthreadtypes.h:
+/usr/include/c++/12/functional:
 
-/usr/include/c++/12/bits/hashtable.h:
+/usr/include/x86_64-linux-gnu/bits/thread-shared-types.h:
+
+/usr/include/x86_64-linux-gnu/bits/mman-shared.h:
+
+/usr/include/x86_64-linux-gnu/bits/pthreadtypes.h:
 
 /usr/include/x86_64-linux-gnu/bits/types/timer_t.h:
 
@@ -2990,6 +3066,10 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/x86_64-linux-gnu/sys/select.h:
 
+/work/main/traces/include/pagesim/text_trace.hpp:
+
+/usr/include/x86_64-linux-gnu/bits/mman_ext.h:
+
 /usr/include/c++/12/bits/range_access.h:
 
 /work/main/traces/include/pagesim/generators.hpp:
@@ -3004,11 +3084,11 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/c++/12/bits/stl_function.h:
 
-/usr/include/c++/12/bits/std_function.h:
-
 /usr/include/x86_64-linux-gnu/bits/pthreadtypes-arch.h:
 
 /usr/include/locale.h:
+
+/usr/include/x86_64-linux-gnu/bits/mman.h:
 
 /usr/include/x86_64-linux-gnu/bits/types/time_t.h:
 
@@ -3076,6 +3156,8 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/x86_64-linux-gnu/bits/types/sigset_t.h:
 
+/usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h:
+
 /usr/include/c++/12/bits/hash_bytes.h:
 
 /usr/include/x86_64-linux-gnu/bits/time64.h:
@@ -3104,6 +3186,8 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/c++/12/bits/move.h:
 
+/usr/include/c++/12/utility:
+
 /usr/include/x86_64-linux-gnu/bits/types/cookie_io_functions_t.h:
 
 /usr/include/c++/12/type_traits:
@@ -3111,6 +3195,8 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 /usr/include/x86_64-linux-gnu/bits/stdint-intn.h:
 
 /usr/include/x86_64-linux-gnu/bits/types.h:
+
+/usr/include/x86_64-linux-gnu/bits/mman-linux.h:
 
 /usr/include/x86_64-linux-gnu/bits/locale.h:
 
@@ -3140,6 +3226,8 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/c++/12/bits/locale_classes.tcc:
 
+/work/main/libsim/include/pagesim/bit_tree.hpp:
+
 /usr/include/c++/12/bits/uniform_int_dist.h:
 
 /usr/include/c++/12/bits/ptr_traits.h:
@@ -3153,8 +3241,6 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 /usr/include/x86_64-linux-gnu/bits/wchar.h:
 
 /usr/include/c++/12/cstdlib:
-
-/usr/include/c++/12/bits/sstream.tcc:
 
 /usr/include/x86_64-linux-gnu/bits/long-double.h:
 
@@ -3216,9 +3302,9 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/x86_64-linux-gnu/c++/12/bits/ctype_inline.h:
 
-/work/main/libsim/include/pagesim/registry.hpp:
-
 /usr/include/c++/12/cstdint:
+
+/usr/include/c++/12/bits/stl_relops.h:
 
 /usr/include/c++/12/ext/atomicity.h:
 
@@ -3227,6 +3313,8 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 /usr/include/x86_64-linux-gnu/bits/mathcalls.h:
 
 /usr/include/x86_64-linux-gnu/bits/floatn.h:
+
+/work/main/libsim/include/pagesim/page_array.hpp:
 
 /usr/include/x86_64-linux-gnu/bits/types/struct_itimerspec.h:
 
@@ -3316,6 +3404,10 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/c++/12/typeinfo:
 
+/usr/include/x86_64-linux-gnu/sys/mman.h:
+
+/usr/include/c++/12/variant:
+
 /work/main/libsim/include/pagesim/page_table.hpp:
 
 /usr/include/c++/12/bits/shared_ptr_atomic.h:
@@ -3342,15 +3434,11 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 
 /usr/include/c++/12/bits/locale_facets.h:
 
-/usr/include/c++/12/bits/ostream.tcc:
-
 /work/main/policies/random.cpp:
 
 /usr/include/c++/12/bits/stl_multimap.h:
 
 /usr/include/c++/12/bits/erase_if.h:
-
-/usr/include/c++/12/variant:
 
 /usr/include/c++/12/bits/enable_special_members.h:
 
@@ -3407,10 +3495,6 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 /work/main/libsim/src/result.cpp:
 
 /usr/include/c++/12/tr1/gamma.tcc:
-
-/usr/include/x86_64-linux-gnu/bits/thread-shared-types.h:
-
-/usr/include/c++/12/functional:
 
 /usr/include/c++/12/tr1/special_function_util.h:
 
@@ -3499,5 +3583,3 @@ CMakeFiles/pagesim_objects.dir/traces/src/text_trace.cpp.o: /work/main/traces/sr
 /usr/include/c++/12/tr1/riemann_zeta.tcc:
 
 /usr/include/c++/12/bits/basic_ios.tcc:
-
-/usr/include/c++/12/unordered_map:

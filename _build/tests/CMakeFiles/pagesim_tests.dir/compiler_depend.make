@@ -533,8 +533,17 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_conformance.cpp.o: /work/main/tests/
   /usr/include/c++/12/pstl/execution_defs.h \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -789,7 +798,16 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_errors.cpp.o: /work/main/tests/cpp/t
   /usr/include/c++/12/pstl/execution_defs.h \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -1014,8 +1032,17 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_hand_traced.cpp.o: /work/main/tests/
   /usr/include/c++/12/pstl/execution_defs.h \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -1240,8 +1267,17 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: /work/main/tests
   /usr/include/c++/12/pstl/execution_defs.h \
   /work/main/libsim/include/pagesim/engine.hpp \
   /usr/include/c++/12/cstddef \
+  /usr/include/c++/12/utility \
+  /usr/include/c++/12/bits/stl_relops.h \
   /work/main/libsim/include/pagesim/error.hpp \
   /usr/include/c++/12/stdexcept \
+  /work/main/libsim/include/pagesim/page_array.hpp \
+  /usr/include/x86_64-linux-gnu/sys/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+  /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+  /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
   /work/main/libsim/include/pagesim/page_table.hpp \
   /work/main/libsim/include/pagesim/trace.hpp \
   /work/main/libsim/include/pagesim/types.hpp \
@@ -1269,8 +1305,6 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: /work/main/tests
 
 /usr/include/c++/12/list:
 
-/usr/include/c++/12/bits/deque.tcc:
-
 /work/main/tests/cpp/test_naive_models.cpp:
 
 /work/main/tests/cpp/test_hand_traced.cpp:
@@ -1279,9 +1313,23 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: /work/main/tests
 
 /work/main/tests/cpp/random_traces.hpp:
 
+/work/main/libsim/include/pagesim/policy.hpp:
+
 /work/main/traces/include/pagesim/text_trace.hpp:
 
-/work/main/libsim/include/pagesim/policy.hpp:
+/usr/include/x86_64-linux-gnu/bits/mman_ext.h:
+
+/usr/include/c++/12/bits/deque.tcc:
+
+/usr/include/x86_64-linux-gnu/bits/mman-shared.h:
+
+/usr/include/x86_64-linux-gnu/bits/mman-linux.h:
+
+/usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h:
+
+/usr/include/x86_64-linux-gnu/bits/mman.h:
+
+/usr/include/x86_64-linux-gnu/sys/mman.h:
 
 /work/main/libsim/include/pagesim/error.hpp:
 
@@ -1714,6 +1762,8 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: /work/main/tests
 /usr/include/c++/12/tr1/beta_function.tcc:
 
 /usr/include/x86_64-linux-gnu/c++/12/bits/gthr.h:
+
+/work/main/libsim/include/pagesim/page_array.hpp:
 
 /usr/include/x86_64-linux-gnu/bits/types/struct_itimerspec.h:
 

@@ -174,8 +174,16 @@ tests/CMakeFiles/pagesim_tests.dir/cpp/test_naive_models.cpp.o: \
  /usr/include/c++/12/pstl/glue_memory_defs.h \
  /usr/include/c++/12/pstl/execution_defs.h \
  /work/main/libsim/include/pagesim/engine.hpp /usr/include/c++/12/cstddef \
+ /usr/include/c++/12/utility /usr/include/c++/12/bits/stl_relops.h \
  /work/main/libsim/include/pagesim/error.hpp \
  /usr/include/c++/12/stdexcept \
+ /work/main/libsim/include/pagesim/page_array.hpp \
+ /usr/include/x86_64-linux-gnu/sys/mman.h \
+ /usr/include/x86_64-linux-gnu/bits/mman.h \
+ /usr/include/x86_64-linux-gnu/bits/mman-map-flags-generic.h \
+ /usr/include/x86_64-linux-gnu/bits/mman-linux.h \
+ /usr/include/x86_64-linux-gnu/bits/mman-shared.h \
+ /usr/include/x86_64-linux-gnu/bits/mman_ext.h \
  /work/main/libsim/include/pagesim/page_table.hpp \
  /work/main/libsim/include/pagesim/trace.hpp \
  /work/main/libsim/include/pagesim/types.hpp /usr/include/c++/12/limits \
