@@ -149,7 +149,7 @@ void Engine::reclaim(P& policy, std::size_t index) {
   const std::size_t want = reclaim_want();
   if (want == 0) return;
   victims_.clear();
-  policy.select_victims(want, view(), victims_);
+  policy.select_victims(want, view().with_incoming(trace_.page(index)), victims_);
   // The common case, one resident victim for one wanted, is checked inline.
   const bool simple = want == 1 && victims_.size() == 1 && victims_[0] < bits_.size() &&
                       (bits_[victims_[0]] & page_bits::kResident);
