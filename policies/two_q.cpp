@@ -18,7 +18,8 @@
 //
 //   On accessing X:
 //     if X is in Am then move X to the head of Am              on_hit
-//     else if X is in A1out then reclaimfor(X); add X to Am     on_fault (engine reclaimed)
+//     else if X is in A1out then reclaimfor(X); add X to Am     select_victims remembers that X
+//                                                               was in A1out, on_fault adds it
 //     else if X is in A1in then do nothing                      on_hit
 //     else reclaimfor(X); add X to the head of A1in             on_fault
 //
@@ -49,6 +50,7 @@ class TwoQ final : public Policy {
     lists_.reset(num_pages, 3);
     kin_pages_ = static_cast<std::size_t>(kin_ * static_cast<double>(frames));
     kout_ids_ = static_cast<std::size_t>(kout_ * static_cast<double>(frames));
+    remembered_ = kNoPage;
   }
 
   void on_hit(const Access& a, PageTableView) override {
@@ -57,15 +59,20 @@ class TwoQ final : public Policy {
   }
 
   void on_fault(const Access& a, PageTableView) override {
-    if (lists_.contains(kA1out, a.page)) {
+    if (a.page == remembered_ || lists_.contains(kA1out, a.page)) {
       lists_.remove(a.page);
       lists_.push_front(kAm, a.page);
     } else {
       lists_.push_front(kA1in, a.page);
     }
+    remembered_ = kNoPage;
   }
 
-  void select_victims(std::size_t want, PageTableView, VictimList& out) override {
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    // "if X is in A1out" is decided before reclaimfor(X), which may push X off A1out.
+    if (view.incoming() != kNoPage && lists_.contains(kA1out, view.incoming())) {
+      remembered_ = view.incoming();
+    }
     while (out.size() < want) {
       if (lists_.size(kA1in) > kin_pages_ || (lists_.empty(kAm) && !lists_.empty(kA1in))) {
         const PageId y = lists_.pop_back(kA1in);
@@ -92,6 +99,8 @@ class TwoQ final : public Policy {
   std::size_t kin_pages_ = 0;
   std::size_t kout_ids_ = 0;
   PageLists lists_;
+  // The faulting page, if it was in A1out when select_victims ran.
+  PageId remembered_ = kNoPage;
 };
 
 }  // namespace

@@ -29,6 +29,9 @@ struct NaiveTwoQ : NaivePolicy {
   std::deque<PageId> a1in, a1out;
   std::list<PageId> am;
   std::size_t kin = 0, kout = 0;
+  bool x_was_in_a1out = false;
+  // "if X is in A1out then reclaimfor(X); ...": the test comes before the reclaim.
+  void faulting(PageId x) override { x_was_in_a1out = has(a1out, x); }
   void start(std::size_t frames) override {
     kin = frames / 4;
     kout = frames / 2;
@@ -41,8 +44,8 @@ struct NaiveTwoQ : NaivePolicy {
       }
       return;  // in A1in: do nothing
     }
-    if (has(a1out, x)) {
-      erase_page(a1out, x);
+    if (x_was_in_a1out) {
+      if (has(a1out, x)) erase_page(a1out, x);
       am.push_front(x);
     } else {
       a1in.push_front(x);
