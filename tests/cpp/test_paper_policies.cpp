@@ -212,6 +212,44 @@ TEST_CASE("s3fifo: a page referenced once leaves from S; one referenced twice re
   CHECK(hits_and_faults(seq, "lru", 10).substr(seq.size() - 2) == "FF");
 }
 
+TEST_CASE("car: hand trace of Figure 2 (Bansal & Modha 2004), c = 3") {
+  // Clocks head..tail (the hand is at the head), ' = referenced bit set; ghosts MRU..LRU.
+  // Pages enter with the bit clear (lines 12-17), a hit sets it.
+  //  1* 2* 3*   T1 [1 2 3]
+  //  1          T1 [1' 2 3]
+  //  4*  replace: |T1| 3 >= max(1, p=0): 1' -> bit cleared, to T2's tail; 2 -> B1.
+  //      4 not in B1 u B2; |T1|+|B1| = 2, total 3: no discard.  T1 [3 4]  T2 [1]  B1 [2]
+  //  2*  replace: 3 -> B1 [3 2]. 2 in B1: p = min(0 + max(1, 0/2), 3) = 1; 2 to T2's tail.
+  //                                                 T1 [4]  T2 [1 2]  B1 [3]
+  //  5*  replace: |T1| 1 >= max(1, 1): 4 -> B1 [4 3].  T1 [5]  T2 [1 2]
+  //  1          T2 [1' 2]
+  //  3*  replace: |T1| 1 >= 1: 5 -> B1 [5 4 3]. 3 in B1: p = 1 + max(1, 0/3) = 2.
+  //                                                 T1 []  T2 [1' 2 3]  B1 [5 4]
+  //  6*  replace: |T1| 0 < max(1, 2): T2's head 1' -> cleared, to the tail; 2 -> B2 [2].
+  //                                                 T1 [6]  T2 [3 1]  B1 [5 4]  B2 [2]
+  //  2*  replace: |T1| 1 < 2: T2's head 3 -> B2 [3 2]. 2 in B2: p = 2 - max(1, 2/2) = 1.
+  //                                                 T1 [6]  T2 [1 2]  B2 [3]
+  //  1          T2 [1' 2]
+  //  3*  replace: |T1| 1 >= max(1, 1): 6 -> B1 [6 5 4]. 3 in B2: p = max(1 - max(1, 3/1), 0) = 0.
+  //                                                 T1 []  T2 [1' 2 3]  B1 [6 5 4]
+  //  4*  replace: T1 empty: T2's head 1' -> cleared, to the tail; 2 -> B2 [2].
+  //      4 in B1: p = 0 + max(1, 1/3) = 1.          T1 []  T2 [3 1 4]  B1 [6 5]  B2 [2]
+  const std::vector<std::uint64_t> seq = {1, 2, 3, 1, 4, 2, 5, 1, 3, 6, 2, 1, 3, 4};
+  CHECK(hits_and_faults(seq, "car", 3) == "FFFHFFFHFFFHFF");
+  // After that, 1 3 4 are resident and 2 is not.
+  std::vector<std::uint64_t> more = seq;
+  more.insert(more.end(), {1, 3, 4, 2});
+  CHECK(hits_and_faults(more, "car", 3).substr(seq.size()) == "HHHF");
+}
+
+TEST_CASE("car: a page referenced while in T1 survives the hand, one never referenced does not") {
+  // c = 2. 1* 2* T1 [1 2]; 1 sets 1's bit; 3*: 1' goes to T2 (bit cleared), 2 -> B1;
+  // so 1 is still resident and 2 is not. CLOCK does the same, LRU too; FIFO evicts 1.
+  const std::vector<std::uint64_t> seq = {1, 2, 1, 3, 1, 2};
+  CHECK(hits_and_faults(seq, "car", 2) == "FFHFHF");
+  CHECK(hits_and_faults(seq, "fifo", 2) == "FFHFFF");
+}
+
 // A hot set of 30 pages plus 10 new pages per round (frames 50) for 10 rounds, so that
 // scan-resistant policies see the hot pages re-referenced under memory pressure; then a
 // one-time scan of 200 new pages (4x memory); then the hot set twice more.
@@ -257,6 +295,9 @@ TEST_CASE("a one-time scan larger than memory flushes the hot set from lru, not 
   CHECK(faults_from(hs, "arc", 50) == 0);
   CHECK(faults_from(hs, "lirs", 50) == 0);
   CHECK(faults_from(hs, "s3fifo", 50) == 0);
+  // CAR: hot pages are referenced between two passes of T1's hand and move to T2; the scan
+  // pages enter T1 unreferenced and are its victims.
+  CHECK(faults_from(hs, "car", 50) == 0);
 }
 
 TEST_CASE("a loop slightly larger than memory: lru and arc fault on every access, lirs and random do not") {
