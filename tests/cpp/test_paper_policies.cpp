@@ -175,6 +175,48 @@ TEST_CASE("lirs: hand trace of section 3.3's cases, Llirs = 2, Lhirs = 1") {
   CHECK(hits_and_faults(seq, "lru", 3) == "FFFFFFFFHFHFFFH");
 }
 
+TEST_CASE("lirs: the example of the paper's Table 1 and section 3.2 (Llirs = 2, Lhirs = 1)") {
+  // Table 1 of the paper: blocks A..E over virtual times 1..9. The text gives A's accesses
+  // (1, 6, 8) and, at time 10, the recencies A 1, B 3, C 4, D 2, E 0 and IRRs A 1, B 1,
+  // C inf, D 3, E inf; the only string with those values is A D B C B A D A E. From them the
+  // paper concludes: LIR set {A, B}, HIR set {C, D, E}, E the only resident HIR block.
+  const Params paper{{"hir_ratio", 0.34}, {"min_hir_frames", std::int64_t{1}}};
+  const std::uint64_t A = 1, B = 2, C = 3, D = 4, E = 5, F = 6;
+  const std::vector<std::uint64_t> table1 = {A, D, B, C, B, A, D, A, E};
+  // Run from an empty cache, section 3.3's warm-up makes the first two blocks, A and D, LIR,
+  // and the stack then demotes by recency, not IRR: at time 8 A's re-access demotes B (the
+  // LIR block with the largest recency, 3), not D (recency 1). So at time 10 LIR = {A, D}
+  // and B is not resident; E is the only resident HIR block, as in the paper.
+  //  A* D* (LIR) B* (HIR)  C* evicts B  B* evicts C, B LIR, A HIR  A hit  D hit  A hit: A LIR,
+  //  B HIR  E* evicts B.
+  std::vector<std::uint64_t> probe = table1;
+  probe.insert(probe.end(), {A, D, E, B});
+  CHECK(hits_and_faults(probe, "lirs", 3, paper) == "FFFFFHHHF" "HHHF");
+
+  // The paper's state at time 10 itself (LIR {A, B}, stack S = [E A D B] top to bottom with D
+  // non-resident, C out of S, Q = [E]) is reached from an empty cache by A B C A B D A E:
+  //  A* B* LIR; C* HIR [C B A]; A (bottom LIR) -> [A C B]; B -> [B A C], prune drops C;
+  //  D* evicts C (forgotten), D HIR [D B A]; A -> [A D B]; E* evicts D (non-resident in S).
+  const std::vector<std::uint64_t> time10 = {A, B, C, A, B, D, A, E};
+  CHECK(hits_and_faults(time10, "lirs", 3, paper) == "FFFHHFHF");
+  const auto after = [&](std::vector<std::uint64_t> next) {
+    std::vector<std::uint64_t> seq = time10;
+    seq.insert(seq.end(), next.begin(), next.end());
+    return hits_and_faults(seq, "lirs", 3, paper).substr(time10.size());
+  };
+  // Section 3.2's cases from that state (F is a new block, to force one replacement):
+  // an access to D (non-resident, in S: IRR 2 < Rmax 3): D becomes LIR and B, the LIR block
+  // with the largest recency, becomes the resident HIR block; F* then replaces B, D hits.
+  CHECK(after({D, F, D, B}) == "FFHF");
+  // an access to C (non-resident, not in S: IRR 4 > Rmax): C stays HIR and is replaced by F.
+  CHECK(after({C, F, B, C}) == "FFHF");
+  // an access to E (resident HIR in S): E becomes LIR, B becomes HIR and is replaced by F.
+  CHECK(after({E, F, E, B}) == "HFHF");
+  // an access to B (LIR at the bottom): B moves up and pruning drops D from S, so a later
+  // access to D no longer promotes it: D enters as HIR and F replaces it.
+  CHECK(after({B, D, F, D}) == "HFFF");
+}
+
 TEST_CASE("s3fifo: hand trace of Algorithm 1 (Yang et al. 2023)") {
   // 4 frames with small_ratio 0.5 (S's share 2, M's share 2) and ghost_ratio 0.5 (2 ids).
   // Queues head..tail, freq in parentheses.
@@ -250,6 +292,41 @@ TEST_CASE("car: a page referenced while in T1 survives the hand, one never refer
   CHECK(hits_and_faults(seq, "fifo", 2) == "FFHFFF");
 }
 
+TEST_CASE("clock_pro: hand trace of section 4's hands, m = 3, mc = 1 fixed") {
+  // adaptive = false, mc = 1, mh = 2. The clock is written from HAND_hot round; h hot, c
+  // resident cold, n non-resident cold (in its test period), t = in its test period,
+  // ' = reference bit. Faulted pages start a test period with the bit clear.
+  //  1* 2* 3*  [1ct 2ct 3ct]           all hands on 1
+  //  1         [1ct' 2ct 3ct]
+  //  4*  HAND_cold: 1 referenced in its test period -> hot, to the head; 2 bit 0 -> evicted,
+  //      stays as 2n; the hand stops at 3. 4 enters at the head.
+  //                                    [2n 3ct 1h 4ct]    resident 3 1 4
+  //  2*  HAND_cold: 3 -> evicted (3n). 2 is on the clock in its test period: hot, at the
+  //      head; 2 hot pages = mh.         [3n 1h 4ct 2h]     resident 1 4 2
+  //  5*  HAND_cold: 4 -> evicted (4n).  [3n 1h 4n 2h 5ct]  resident 1 2 5
+  //  1         1 referenced
+  //  6*  HAND_cold: 5 -> evicted (5n); 3 non-resident pages = m.   resident 1 2 6
+  //  3*  HAND_cold: 6 -> evicted (6n). 3 in its test period: hot -> 3 hot pages > mh: HAND_hot
+  //      from 1: 1' cleared and passed; 4n's test ends, it leaves; 2 (bit 0) turns cold.
+  //                                    [3h 1h 2c 5n 6n]   resident 3 1 2
+  //  2         2 referenced
+  //  7*  HAND_cold: 2 referenced, not in a test period -> bit cleared, a new test period, to
+  //      the head; then it is the only resident cold page: evicted (2n).  resident 3 1 7
+  //  2*  HAND_cold: 7 -> evicted (7n). 2 in its test period: hot; HAND_hot: 3 (bit 0) turns
+  //      cold.                                                 resident 1 2 3
+  //  1 3       hits; 1 and 3 referenced
+  //  8*  HAND_cold: 3 referenced, no test period -> new test period, to the head; evicted
+  //      (3n) as the only resident cold page. 4 non-resident pages > m: HAND_test ends 5's
+  //      test period and drops it.                             resident 1 2 8
+  const std::vector<std::uint64_t> seq = {1, 2, 3, 1, 4, 2, 5, 1, 6, 3, 2, 7, 2, 1, 3, 8};
+  const Params fixed{{"adaptive", false}};
+  CHECK(hits_and_faults(seq, "clock_pro", 3, fixed) == "FFFHFFFHFFHFFHHF");
+  // 1 and 2 (hot) are still resident, 3 is not; 3 comes back hot (it was in its test period).
+  std::vector<std::uint64_t> more = seq;
+  more.insert(more.end(), {1, 2, 3});
+  CHECK(hits_and_faults(more, "clock_pro", 3, fixed).substr(seq.size()) == "HHF");
+}
+
 // A hot set of 30 pages plus 10 new pages per round (frames 50) for 10 rounds, so that
 // scan-resistant policies see the hot pages re-referenced under memory pressure; then a
 // one-time scan of 200 new pages (4x memory); then the hot set twice more.
@@ -298,6 +375,9 @@ TEST_CASE("a one-time scan larger than memory flushes the hot set from lru, not 
   // CAR: hot pages are referenced between two passes of T1's hand and move to T2; the scan
   // pages enter T1 unreferenced and are its victims.
   CHECK(faults_from(hs, "car", 50) == 0);
+  // CLOCK-Pro: hot pages are hot (re-referenced within their test periods); the scan pages
+  // are cold pages replaced by HAND_cold.
+  CHECK(faults_from(hs, "clock_pro", 50) == 0);
 }
 
 TEST_CASE("a loop slightly larger than memory: lru and arc fault on every access, lirs and random do not") {
@@ -330,6 +410,8 @@ TEST_CASE("a loop slightly larger than memory: lru and arc fault on every access
   const Trace twice = std::move(b).build();
   CHECK(run(twice, "lru", 100).faults == 110 + 20 * 110);
   CHECK(run(twice, "arc", 100).faults == 110 + 20 * 110);
+  // CLOCK-Pro, LIRS on a clock, keeps most of the loop hot as well.
+  CHECK(run(t, "clock_pro", 100).faults < 2200 / 2);
 }
 
 }  // namespace
