@@ -121,7 +121,9 @@ class ClockPro final : public Policy {
         unlink(p);
       }
       out.push_back(p);
-      advance(hand_cold_, [&](PageId q) { return (state_[q] & (kResident | kHot)) == kResident; });
+      if (cold_resident_ > 0) {
+        advance(hand_cold_, [&](PageId q) { return (state_[q] & (kResident | kHot)) == kResident; });
+      }
     }
   }
 
@@ -203,7 +205,7 @@ class ClockPro final : public Policy {
           state_[p] = kResident;
           --hot_;
           ++cold_resident_;
-          advance(hand_hot_, [&](PageId q) { return (state_[q] & kHot) != 0; });
+          if (hot_ > 0) advance(hand_hot_, [&](PageId q) { return (state_[q] & kHot) != 0; });
           return;
         }
       } else if (state_[p] & kTest) {
