@@ -58,6 +58,7 @@ class Lirs final : public Policy {
     lir_count_ = 0;
   }
 
+  void prefetch(PageId p, int stage) const { s_.prefetch(p, stage); }
   void on_hit(const Access& a, PageTableView) override {
     const PageId x = a.page;
     if (lir_[x]) {

@@ -62,12 +62,12 @@ class PageLists {
       return;
     }
     Head& h = lists_[list];
-    next_[p] = pos;
-    prev_[p] = prev_[pos];
-    if (prev_[pos] != kNoPage) next_[prev_[pos]] = p; else h.head = p;
-    prev_[pos] = p;
+    nodes_[p].next = pos;
+    nodes_[p].prev = nodes_[pos].prev;
+    if (nodes_[pos].prev != kNoPage) nodes_[nodes_[pos].prev].next = p; else h.head = p;
+    nodes_[pos].prev = p;
     ++h.size;
-    owner_[p] = static_cast<std::uint8_t>(list);
+    nodes_[p].owner = static_cast<std::uint8_t>(list);
   }
 
   // Removes p from whatever list holds it (no-op if none).
