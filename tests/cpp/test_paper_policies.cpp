@@ -416,3 +416,26 @@ TEST_CASE("a loop slightly larger than memory: lru and arc fault on every access
 
 }  // namespace
 }  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+TEST_CASE("a transposed policy name suggests the intended policy, not a new one as close") {
+  // "lur" is 2 substitutions from both "lru" and "car"; counting the swap of two adjacent
+  // letters as one edit makes "lru" the suggestion. Likewise "lris" -> "lirs".
+  const Trace t = pages_trace({1, 2});
+  const auto message = [&](const char* name) {
+    try {
+      run(t, name, 1);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  CHECK(message("lur").find("did you mean 'lru'") != std::string::npos);
+  CHECK(message("lris").find("did you mean 'lirs'") != std::string::npos);
+  CHECK(message("s3fiof").find("did you mean 's3fifo'") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace pagesim::test
