@@ -151,4 +151,4 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
     return _core.simulate(as_trace(trace), policy, params)
 
 
-from .sweep import sweep  # noqa: E402  (needs simulate's helpers above)
+from .sweeps import sweep  # noqa: E402  (needs simulate's helpers above)

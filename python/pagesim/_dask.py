@@ -10,7 +10,7 @@ from ._core import ConfigError, Trace
 def _worker_run(trace: Any, policy: Any, frames: Optional[int], fraction: Optional[float],
                 params: Dict[str, Any]) -> Tuple[int, _core.Result]:
     """Runs on a worker: (num_pages, result). ``trace`` is a path or a Trace."""
-    from . import sweep as _sweep
+    from . import sweeps as _sweep
 
     if not isinstance(trace, Trace):
         trace = _sweep._load_cached(str(trace))
@@ -43,7 +43,7 @@ class _Summary:
 def run(client: Any, named, specs, sizes, params: Dict[str, Any], progress) -> List[Dict[str, Any]]:
     import os
 
-    from . import sweep as _sweep
+    from . import sweeps as _sweep
 
     handles = []
     for name, t in named:
