@@ -53,6 +53,7 @@ __all__ = [
     "Trace",
     "TraceFormatError",
     "counter_names",
+    "plots",
     "load",
     "policies",
     "simulate",
@@ -152,3 +153,4 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
 
 
 from .sweeps import sweep  # noqa: E402  (needs simulate's helpers above)
+from . import plots  # noqa: E402  (matplotlib is imported when a plot is drawn)
