@@ -134,7 +134,7 @@ class _Reporter:
         if progress is True:
             self._open()
 
-    def _open(self) -> None:
+    def _open(self, done: int = 0) -> None:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -142,14 +142,14 @@ class _Reporter:
         except ImportError:  # pragma: no cover - tqdm is a dependency
             self.progress = False
             return
-        self.bar = tqdm(total=self.total, desc="sweep", unit="run", leave=True)
+        self.bar = tqdm(total=self.total, initial=done, desc="sweep", unit="run", leave=True)
 
     def __call__(self, done: int) -> None:
         if callable(self.progress) and self.progress is not True:
             self.progress(done, self.total)
             return
         if self.bar is None and self.progress is None and time.monotonic() - self.start > _BAR_AFTER:
-            self._open()
+            self._open(done)
         if self.bar is not None and done != self.bar.n:
             self.bar.update(done - self.bar.n)
 
