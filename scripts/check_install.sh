@@ -4,12 +4,12 @@
 # installed copy. Slow (a full build of the compiled core): not part of scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-venv="${1:-_build/venv}"
+venv="$(realpath -m "${1:-_build/venv}")"
 rm -rf "$venv"
 /usr/bin/python3 -m venv --system-site-packages "$venv"
 "$venv/bin/pip" install --no-build-isolation --no-index ./python
 rm -rf python/build python/pagesim.egg-info
 # Run from elsewhere so that only the installed package is importable.
 root="$PWD"
-(cd /tmp && "$root/$venv/bin/python" -c "import pagesim, sys; assert 'site-packages' in pagesim.__file__, pagesim.__file__; print('installed:', pagesim.__file__)")
-(cd /tmp && "$root/$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/python")
+(cd /tmp && "$venv/bin/python" -c "import pagesim, sys; assert 'site-packages' in pagesim.__file__, pagesim.__file__; print('installed:', pagesim.__file__)")
+(cd /tmp && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/tests/python")
