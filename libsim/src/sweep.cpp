@@ -58,7 +58,8 @@ void SweepRunner::work() {
 
 bool SweepRunner::wait_for(std::chrono::milliseconds timeout) {
   std::unique_lock<std::mutex> lock(mutex_);
-  return finished_cv_.wait_for(lock, timeout, [this] { return finished_threads_ == threads_.size(); });
+  return finished_cv_.wait_for(lock, timeout,
+                               [this] { return finished_threads_ == threads_.size(); });
 }
 
 void SweepRunner::wait() {

@@ -1,8 +1,9 @@
+#include "pagesim/sweep.hpp"
+
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "pagesim/error.hpp"
-#include "pagesim/sweep.hpp"
 
 namespace pagesim::python {
 

@@ -14,7 +14,8 @@ std::vector<SweepJob> grid(std::size_t traces, const std::vector<std::string>& p
   std::vector<SweepJob> jobs;
   for (std::size_t t = 0; t < traces; ++t) {
     for (const auto& p : policies) {
-      for (auto f : frames) jobs.push_back({t, p, Params{{"frames", f}, {"seed", std::int64_t{3}}}});
+      for (auto f : frames)
+        jobs.push_back({t, p, Params{{"frames", f}, {"seed", std::int64_t{3}}}});
     }
   }
   // "seed" is only known to random: give it to random only.
@@ -36,7 +37,8 @@ TEST_CASE("a sweep on several threads equals single runs, in job order") {
     const std::vector<Result> results = run_sweep(traces, jobs, threads);
     REQUIRE(results.size() == jobs.size());
     for (std::size_t k = 0; k < jobs.size(); ++k) {
-      const Result single = simulate(*traces[jobs[k].trace], jobs[k].policy, Params(jobs[k].params));
+      const Result single =
+          simulate(*traces[jobs[k].trace], jobs[k].policy, Params(jobs[k].params));
       CHECK(results[k].policy == jobs[k].policy);
       CHECK(results[k].frames == single.frames);
       CHECK(results[k].total == single.total);
@@ -52,8 +54,8 @@ TEST_CASE("a failing job stops the sweep with its own typed error") {
   jobs.back() = {0, "lru", Params{{"frames", std::int64_t{5}}, {"cpu_nss", std::int64_t{1}}}};
   CHECK_THROWS_WITH_AS(run_sweep({&a}, jobs, 2), doctest::Contains("did you mean"), ConfigError);
   jobs.back() = {3, "lru", Params{{"frames", std::int64_t{5}}}};
-  CHECK_THROWS_WITH_AS(run_sweep({&a}, jobs, 2), "sweep job 4 names trace 3, but the sweep has 1 traces",
-                       ConfigError);
+  CHECK_THROWS_WITH_AS(run_sweep({&a}, jobs, 2),
+                       "sweep job 4 names trace 3, but the sweep has 1 traces", ConfigError);
 }
 
 TEST_CASE("a cancelled sweep stops between jobs and reports how far it got") {
