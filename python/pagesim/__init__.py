@@ -23,8 +23,29 @@ from ._core import (
     TraceFormatError,
 )
 from . import _core
+from .policy import (
+    NEVER,
+    Access,
+    PageKind,
+    PageTableView,
+    Policy,
+    PolicyTraits,
+    register_policy,
+    unregister_policy,
+)
+from . import policy as _policy
+from . import results as _results
 
 __all__ = [
+    "Access",
+    "NEVER",
+    "PageKind",
+    "PageTableView",
+    "Policy",
+    "PolicyTraits",
+    "register_policy",
+    "sweep",
+    "unregister_policy",
     "ConfigError",
     "Error",
     "PolicyError",
@@ -32,6 +53,7 @@ __all__ = [
     "Trace",
     "TraceFormatError",
     "counter_names",
+    "plots",
     "load",
     "policies",
     "simulate",
@@ -57,6 +79,7 @@ def _result_repr(self: Result) -> str:
 
 Result.__getitem__ = _result_getitem
 Result.__repr__ = _result_repr
+_results.install()
 
 
 def counter_names() -> list[str]:
@@ -65,8 +88,11 @@ def counter_names() -> list[str]:
 
 
 def policies() -> dict[str, str]:
-    """Registered policies: name -> one-line description."""
-    return dict(_core.policies())
+    """Registered policies: name -> one-line description (Python-defined ones included)."""
+    out = dict(_core.policies())
+    for name, factory in _policy.registered().items():
+        out[name] = "Python: " + ((getattr(factory, "__doc__", None) or "").strip().splitlines() or [""])[0]
+    return out
 
 
 def load(path: Union[str, "os.PathLike[str]"], *, page_size: int = 4096,
@@ -96,7 +122,8 @@ def as_trace(trace: TraceLike) -> Trace:
     raise ConfigError(f"trace must be a pagesim.Trace, a path or a numpy array, got {type(trace).__name__}")
 
 
-def simulate(trace: TraceLike, policy: str = "lru", *, frames: int, **params: Any) -> Result:
+def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: int,
+             **params: Any) -> Result:
     """Replay ``trace`` against ``policy`` with ``frames`` page frames of memory.
 
     Parameters
@@ -104,7 +131,8 @@ def simulate(trace: TraceLike, policy: str = "lru", *, frames: int, **params: An
     trace
         A :class:`Trace`, a path to a text trace, or a numpy array of page numbers (reads).
     policy
-        A registered policy name, see :func:`policies`.
+        A registered policy name, see :func:`policies` (built-in, or Python-defined and
+        registered with :func:`register_policy`), or a :class:`Policy` instance.
     frames
         Memory size in pages.
     **params
@@ -119,4 +147,10 @@ def simulate(trace: TraceLike, policy: str = "lru", *, frames: int, **params: An
         ``result.per_process`` lists them per process.
     """
     params["frames"] = frames
+    if _policy.is_python_policy(policy):
+        return _policy.simulate_python(as_trace(trace), policy, params)
     return _core.simulate(as_trace(trace), policy, params)
+
+
+from .sweeps import sweep  # noqa: E402  (needs simulate's helpers above)
+from . import plots  # noqa: E402  (matplotlib is imported when a plot is drawn)

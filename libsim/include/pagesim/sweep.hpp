@@ -1,0 +1,86 @@
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pagesim/params.hpp"
+#include "pagesim/result.hpp"
+#include "pagesim/trace.hpp"
+
+namespace pagesim {
+
+// One run of a sweep: a registered policy on one of the sweep's traces. Each job owns its
+// Params: Params records the keys it was asked for in a mutable member, so one Params object
+// must never be read by two threads at once.
+struct SweepJob {
+  std::size_t trace = 0;
+  std::string policy;
+  Params params;
+};
+
+// Runs a list of jobs on a pool of threads that share the traces read-only. The threads start
+// in the constructor; the caller polls done() or waits, may cancel() at any time (checked
+// between jobs, so a cancel takes at most the time of the jobs already running), and collects
+// the results in job order.
+//
+//   SweepRunner run(traces, jobs, 0);  // 0 threads: one per hardware thread
+//   while (!run.wait_for(std::chrono::milliseconds(100))) show(run.done(), run.size());
+//   std::vector<Result> results = run.results();
+class SweepRunner {
+ public:
+  // Throws ConfigError if a job names a trace index out of range. The traces stay alive as
+  // long as the runner.
+  SweepRunner(std::vector<std::shared_ptr<const Trace>> traces, std::vector<SweepJob> jobs,
+              std::size_t threads);
+  // Cancels the jobs not yet started and joins the threads.
+  ~SweepRunner();
+  SweepRunner(const SweepRunner&) = delete;
+  SweepRunner& operator=(const SweepRunner&) = delete;
+
+  std::size_t size() const { return jobs_.size(); }
+  std::size_t threads() const { return threads_.size(); }
+  // Jobs finished so far (successfully or not).
+  std::size_t done() const { return done_.load(std::memory_order_relaxed); }
+
+  // No job starts after this call; running jobs finish.
+  void cancel() { cancel_.store(true, std::memory_order_relaxed); }
+  bool cancelled() const { return cancel_.load(std::memory_order_relaxed); }
+
+  // True when every thread has stopped (all jobs done, cancelled, or failed).
+  bool wait_for(std::chrono::milliseconds timeout);
+  void wait();
+
+  // Waits, then returns the results in job order. Rethrows the first error a job raised (the
+  // other jobs are cancelled when one fails); throws Error if the sweep was cancelled.
+  std::vector<Result> results();
+
+ private:
+  void work();
+
+  std::vector<std::shared_ptr<const Trace>> traces_;
+  std::vector<SweepJob> jobs_;
+  std::vector<Result> results_;
+  std::atomic<std::size_t> next_{0};
+  std::atomic<std::size_t> done_{0};
+  std::atomic<bool> cancel_{false};
+  std::mutex mutex_;
+  std::condition_variable finished_cv_;
+  std::size_t finished_threads_ = 0;
+  std::exception_ptr error_;
+  std::vector<std::thread> threads_;
+};
+
+// Runs the jobs on `threads` threads (0: one per hardware thread) and returns the results in
+// job order. The traces must outlive the call.
+std::vector<Result> run_sweep(const std::vector<const Trace*>& traces, std::vector<SweepJob> jobs,
+                              std::size_t threads = 0);
+
+}  // namespace pagesim

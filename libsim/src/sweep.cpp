@@ -1,0 +1,90 @@
+#include "pagesim/sweep.hpp"
+
+#include <algorithm>
+
+#include "pagesim/error.hpp"
+#include "pagesim/registry.hpp"
+
+namespace pagesim {
+
+SweepRunner::SweepRunner(std::vector<std::shared_ptr<const Trace>> traces,
+                         std::vector<SweepJob> jobs, std::size_t threads)
+    : traces_(std::move(traces)), jobs_(std::move(jobs)), results_(jobs_.size()) {
+  for (std::size_t k = 0; k < jobs_.size(); ++k) {
+    if (jobs_[k].trace >= traces_.size() || !traces_[jobs_[k].trace]) {
+      throw ConfigError("sweep job " + std::to_string(k) + " names trace " +
+                        std::to_string(jobs_[k].trace) + ", but the sweep has " +
+                        std::to_string(traces_.size()) + " traces");
+    }
+  }
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = std::min(threads, jobs_.size());
+  threads_.reserve(threads);
+  try {
+    for (std::size_t t = 0; t < threads; ++t) threads_.emplace_back([this] { work(); });
+  } catch (...) {
+    cancel();
+    for (auto& t : threads_) t.join();
+    throw;
+  }
+}
+
+SweepRunner::~SweepRunner() {
+  cancel();
+  for (auto& t : threads_) {
+    if (t.joinable()) t.join();
+  }
+}
+
+void SweepRunner::work() {
+  while (!cancelled()) {
+    const std::size_t k = next_.fetch_add(1, std::memory_order_relaxed);
+    if (k >= jobs_.size()) break;
+    const SweepJob& job = jobs_[k];
+    try {
+      results_[k] = simulate(*traces_[job.trace], job.policy, job.params);
+    } catch (...) {
+      // The first error stops the sweep: the caller gets it instead of a partial table.
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!error_) error_ = std::current_exception();
+      cancel();
+    }
+    done_.fetch_add(1, std::memory_order_relaxed);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++finished_threads_;
+  finished_cv_.notify_all();
+}
+
+bool SweepRunner::wait_for(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  return finished_cv_.wait_for(lock, timeout,
+                               [this] { return finished_threads_ == threads_.size(); });
+}
+
+void SweepRunner::wait() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  finished_cv_.wait(lock, [this] { return finished_threads_ == threads_.size(); });
+}
+
+std::vector<Result> SweepRunner::results() {
+  wait();
+  if (error_) std::rethrow_exception(error_);
+  if (done() != jobs_.size()) {
+    throw Error("the sweep was cancelled after " + std::to_string(done()) + " of " +
+                std::to_string(jobs_.size()) + " jobs");
+  }
+  return results_;
+}
+
+std::vector<Result> run_sweep(const std::vector<const Trace*>& traces, std::vector<SweepJob> jobs,
+                              std::size_t threads) {
+  std::vector<std::shared_ptr<const Trace>> shared;
+  shared.reserve(traces.size());
+  // Non-owning: the caller keeps the traces alive for the duration of the call.
+  for (const Trace* t : traces) shared.emplace_back(std::shared_ptr<const Trace>(), t);
+  SweepRunner runner(std::move(shared), std::move(jobs), threads);
+  return runner.results();
+}
+
+}  // namespace pagesim

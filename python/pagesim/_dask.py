@@ -1,0 +1,86 @@
+"""The Dask back end of :func:`pagesim.sweep`: one task per run, traces by path or pickled."""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+from . import _core, policy as _policy
+from ._core import ConfigError, Trace
+
+
+def _worker_run(trace: Any, policy: Any, frames: Optional[int], fraction: Optional[float],
+                params: Dict[str, Any]) -> Tuple[int, _core.Result]:
+    """Runs on a worker: (num_pages, result). ``trace`` is a path or a Trace."""
+    from . import sweeps as _sweep
+
+    if not isinstance(trace, Trace):
+        trace = _sweep._load_cached(str(trace))
+    if isinstance(policy, tuple):  # a registered Python policy: (name, factory)
+        name, factory = policy
+        if _policy.registered().get(name) is not factory:
+            _policy.register_policy(name, factory, replace=True)
+        policy = name
+    nframes = frames if frames is not None else _sweep.frames_for(fraction, trace.num_pages)
+    return trace.num_pages, _sweep._run_job(trace, policy, nframes, params)
+
+
+def _summary(trace: Any, policy: Any, frames: Optional[int], fraction: Optional[float],
+             params: Dict[str, Any]) -> Tuple[int, Dict[str, Any]]:
+    num_pages, result = _worker_run(trace, policy, frames, fraction, params)
+    # A Result is not picklable; its summary is all a row needs.
+    return num_pages, result.summary()
+
+
+class _Summary:
+    """Stands in for a Result when building a row from a worker's summary."""
+
+    def __init__(self, summary: Dict[str, Any]):
+        self._summary = summary
+
+    def summary(self) -> Dict[str, Any]:
+        return dict(self._summary)
+
+
+def run(client: Any, named, specs, sizes, params: Dict[str, Any], progress) -> List[Dict[str, Any]]:
+    import os
+
+    from . import sweeps as _sweep
+
+    handles = []
+    for name, t in named:
+        if isinstance(t, (str, os.PathLike)):
+            handles.append(os.path.abspath(os.fspath(t)))
+        else:
+            from . import as_trace
+            handles.append(client.scatter(as_trace(t), broadcast=True, hash=False))
+    sent = []
+    for label, p, own in specs:
+        if isinstance(p, _core.Policy):
+            raise ConfigError(f"a Policy instance ({label}) cannot be sent to Dask workers; register "
+                              "its class with pagesim.register_policy and pass the name")
+        if _policy.is_python_policy(p):
+            p = (p, _policy.registered()[p])
+        sent.append((label, p, own))
+
+    tasks = []  # (trace name, label, fraction, future)
+    for (name, _), handle in zip(named, handles):
+        for label, p, own in sent:
+            for f, fraction in sizes:
+                future = client.submit(_summary, handle, p, f, fraction, {**params, **own}, pure=False)
+                tasks.append((name, label, fraction, future))
+    futures = [t[3] for t in tasks]
+    reporter = _sweep._Reporter(len(tasks), progress)
+    try:
+        from distributed import as_completed
+
+        done = 0
+        for _ in as_completed(futures):
+            done += 1
+            reporter(done)
+        outputs = client.gather(futures)
+    except BaseException:
+        client.cancel(futures)
+        raise
+    finally:
+        reporter.close()
+    return [_sweep._row(name, label, fraction, num_pages, _Summary(summary))
+            for (name, label, fraction, _), (num_pages, summary) in zip(tasks, outputs)]

@@ -1,0 +1,239 @@
+"""Matplotlib plots of sweep tables and time series. Every function draws on ``ax`` (a new
+figure's axes when None) and returns the Axes, so plots compose and can be saved or styled."""
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+from ._core import ConfigError
+
+__all__ = ["plot_faults", "plot_miss_ratio", "plot_prescient_ratio", "plot_vmstat"]
+
+
+def _axes(ax: Any):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=(7, 4.2))
+    return ax
+
+
+def _need(df: Any, columns: Sequence[str], what: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ConfigError(f"{what} needs the columns {', '.join(columns)}; missing: {', '.join(missing)} "
+                          f"(columns are: {', '.join(map(str, df.columns))})")
+
+
+def _x_column(df: Any, x: str) -> str:
+    if x not in ("frames", "fraction"):
+        raise ConfigError(f"x must be 'frames' or 'fraction', got {x!r}")
+    _need(df, [x], "the plot")
+    return x
+
+
+def _groups(df: Any, policies: Optional[Sequence[str]]):
+    """(label, rows) per policy (and per trace when there are several), in table order."""
+    if policies is not None:
+        unknown = sorted(set(policies) - set(df["policy"]))
+        if unknown:
+            raise ConfigError(f"no rows for policies {', '.join(unknown)}; the table has "
+                              f"{', '.join(dict.fromkeys(df['policy']))}")
+        df = df[df["policy"].isin(policies)]
+    several = "trace" in df.columns and df["trace"].nunique() > 1
+    keys = ["trace", "policy"] if several else "policy"
+    for key, rows in df.groupby(keys, sort=False):
+        yield (f"{key[1]} ({key[0]})" if several else key), rows
+
+
+def _memory_label(x: str) -> str:
+    return "memory (share of the footprint)" if x == "fraction" else "memory (page frames)"
+
+
+def plot_miss_ratio(df: Any, *, x: str = "fraction", policies: Optional[Sequence[str]] = None,
+                    ax: Any = None, logy: bool = False):
+    """Miss-ratio curves: faults / accesses against memory size, one line per policy.
+
+    Parameters
+    ----------
+    df
+        A :func:`pagesim.sweep` table (columns ``policy``, ``frames`` or ``fraction``,
+        ``faults``, ``accesses``; ``trace`` optional: one line per trace and policy).
+    x
+        ``"fraction"`` (share of the footprint) or ``"frames"``.
+    policies
+        Only these policies, in the table's order.
+    ax
+        Axes to draw on.
+    logy
+        Logarithmic miss-ratio axis.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    x = _x_column(df, x)
+    _need(df, ["policy", "faults", "accesses"], "plot_miss_ratio")
+    ax = _axes(ax)
+    for label, rows in _groups(df, policies):
+        rows = rows.sort_values(x)
+        ax.plot(rows[x], rows["faults"] / rows["accesses"], marker="o", ms=3, label=label)
+    ax.set_xlabel(_memory_label(x))
+    ax.set_ylabel("miss ratio (faults / accesses)")
+    if logy:
+        ax.set_yscale("log")
+    if x == "fraction":
+        ax.xaxis.set_major_formatter(_percent())
+    ax.grid(True, alpha=0.3)
+    ax.legend(title="policy")
+    ax.set_title("Miss-ratio curves")
+    return ax
+
+
+def plot_faults(df: Any, *, x: str = "frames", policies: Optional[Sequence[str]] = None,
+                columns: Sequence[str] = ("faults", "swap_outs"), ax: Any = None,
+                logy: bool = True):
+    """Faults and swap-outs (or any counters) against memory size, one colour per policy.
+
+    The first counter is drawn solid, the next ones dashed, dotted, ...
+
+    Parameters
+    ----------
+    df
+        A :func:`pagesim.sweep` table.
+    x
+        ``"frames"`` or ``"fraction"``.
+    policies
+        Only these policies.
+    columns
+        Counters to draw (default faults and swap-outs).
+    ax
+        Axes to draw on.
+    logy
+        Logarithmic count axis (default: counts span decades).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    x = _x_column(df, x)
+    _need(df, ["policy", *columns], "plot_faults")
+    ax = _axes(ax)
+    styles = ["-", "--", ":", "-."]
+    for i, (label, rows) in enumerate(_groups(df, policies)):
+        rows = rows.sort_values(x)
+        color = f"C{i % 10}"
+        for j, column in enumerate(columns):
+            ax.plot(rows[x], rows[column], styles[j % len(styles)], color=color, marker="o", ms=3,
+                    label=f"{label}: {column.replace('_', '-')}")
+    ax.set_xlabel(_memory_label(x))
+    ax.set_ylabel("count")
+    if logy:
+        ax.set_yscale("log")
+    if x == "fraction":
+        ax.xaxis.set_major_formatter(_percent())
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", ncol=2)
+    ax.set_title(" and ".join(c.replace("_", "-") for c in columns) + " by memory size")
+    return ax
+
+
+def plot_vmstat(ts: Any, *, ax: Any = None, counters: Sequence[str] = ("faults", "swap_ins", "swap_outs")):
+    """The vmstat-like time series of one run.
+
+    Resident pages (every column whose name starts with ``resident``: the total and/or one per
+    process) are drawn as lines on the left axis; the per-interval counts (faults, swap-ins,
+    swap-outs) as steps on a second axis on the right.
+
+    Parameters
+    ----------
+    ts
+        A DataFrame with a ``time`` column (seconds of virtual time, end of each interval)
+        and the columns above.
+    ax
+        Axes to draw on (the right-hand axis is created as ``ax.twinx()``).
+    counters
+        Per-interval counts to draw; the ones missing from ``ts`` are skipped.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The left-hand axes; the right-hand one is ``ax.right_ax``.
+    """
+    _need(ts, ["time"], "plot_vmstat")
+    resident = [c for c in ts.columns if str(c).startswith("resident")]
+    present = [c for c in counters if c in ts.columns]
+    if not resident and not present:
+        raise ConfigError("plot_vmstat needs resident* columns or one of " + ", ".join(counters))
+    ax = _axes(ax)
+    for c in resident:
+        ax.plot(ts["time"], ts[c], label=str(c).replace("_", " "))
+    ax.set_xlabel("virtual time (s)")
+    ax.set_ylabel("resident pages")
+    right = ax.twinx()
+    styles = {"faults": ("C3", "-"), "swap_ins": ("C2", "--"), "swap_outs": ("C4", ":")}
+    for i, c in enumerate(present):
+        color, style = styles.get(c, (f"C{5 + i}", "-"))
+        right.step(ts["time"], ts[c], style, where="post", color=color, label=f"{c.replace('_', '-')} / interval")
+    right.set_ylabel("events per interval")
+    handles, labels = ax.get_legend_handles_labels()
+    h2, l2 = right.get_legend_handles_labels()
+    ax.legend(handles + h2, labels + l2, fontsize="small", loc="upper left")
+    ax.grid(True, alpha=0.3)
+    ax.set_title("vmstat")
+    ax.right_ax = right
+    return ax
+
+
+def plot_prescient_ratio(df: Any, *, ax: Any = None, reference: Optional[float] = 1.5,
+                         label: str = "swap-outs / prescient swap-outs"):
+    """How many times more a real policy costs than a prescient one, by memory size.
+
+    Parameters
+    ----------
+    df
+        Columns ``policy``, ``frames``, ``ratio`` (e.g. dirty evictions of the policy divided
+        by those of the prescient policy at the same memory size).
+    ax
+        Axes to draw on.
+    reference
+        A dashed horizontal line (default 1.5: the ratio a good policy was expected to reach
+        in the qsbench discussions); None for none.
+    label
+        The y-axis label.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Lines against frames, or grouped bars when the table has a single memory size.
+    """
+    _need(df, ["policy", "frames", "ratio"], "plot_prescient_ratio")
+    ax = _axes(ax)
+    sizes = sorted(df["frames"].unique())
+    policies = list(dict.fromkeys(df["policy"]))
+    if len(sizes) == 1:
+        ax.bar(range(len(policies)), [df[df["policy"] == p]["ratio"].iloc[0] for p in policies],
+               color=[f"C{i % 10}" for i in range(len(policies))])
+        ax.set_xticks(range(len(policies)), policies)
+        ax.set_xlabel(f"policy ({sizes[0]} frames)")
+    else:
+        for p in policies:
+            rows = df[df["policy"] == p].sort_values("frames")
+            ax.plot(rows["frames"], rows["ratio"], marker="o", ms=3, label=p)
+        ax.set_xlabel("memory (page frames)")
+        ax.legend(title="policy")
+    ax.axhline(1.0, color="black", lw=0.8)
+    if reference is not None:
+        ax.axhline(reference, color="grey", ls="--", lw=1)
+        ax.annotate(f"{reference:g}x", (1.0, reference), xycoords=("axes fraction", "data"),
+                    ha="right", va="bottom", color="grey", fontsize="small")
+    ax.set_ylabel(label)
+    ax.grid(True, alpha=0.3)
+    ax.set_title("Real vs prescient")
+    return ax
+
+
+def _percent():
+    from matplotlib.ticker import PercentFormatter
+
+    return PercentFormatter(1.0)

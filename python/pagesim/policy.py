@@ -1,0 +1,190 @@
+"""Policies written in Python.
+
+Subclass :class:`Policy`, implement its callbacks, and pass an instance to
+:func:`pagesim.simulate` or register a factory by name with :func:`register_policy`.
+
+The engine calls a Python policy exactly as it calls a built-in one (the call order is
+documented in ``libsim/include/pagesim/policy.hpp``), but each callback enters the
+interpreter, with the GIL held for the whole run. Expect roughly 1 million accesses per
+second instead of 50-100 million for the native policies (see ``bench/RESULTS.md``): write a
+policy in Python to try an idea on traces of a few million accesses, then port it to one
+``policies/*.cpp`` file.
+"""
+from __future__ import annotations
+
+import difflib
+import inspect
+from typing import Any, Callable, Dict, Union
+
+from . import _core
+from ._core import Access, PageKind, PageTableView, PolicyError, PolicyTraits, ConfigError
+
+__all__ = ["Access", "PageKind", "PageTableView", "Policy", "PolicyTraits", "register_policy",
+           "unregister_policy", "NEVER"]
+
+NEVER = _core.NEVER
+
+
+class Policy(_core.Policy):
+    """Base class of page-replacement policies written in Python.
+
+    A policy nominates victims; the engine owns residency, dirty and referenced bits and all
+    counters, and checks every nomination (a victim that is not resident raises
+    :class:`pagesim.PolicyError`).
+
+    Implement:
+
+    ``reset(num_pages, frames)``
+        Called once before the first access. Page ids are ``0 .. num_pages - 1``.
+    ``on_fault(access, view)``
+        ``access.page`` has just become resident (after any eviction).
+    ``select_victims(want, view) -> list[int]``
+        Return up to ``want`` distinct resident page ids (at least one when memory is full).
+        Drop them from your own structures here or in ``on_evict``.
+
+    Optionally:
+
+    ``on_hit(access, view)``
+        Called for every hit, only if ``traits.needs_hits``.
+    ``on_evict(page, view)``
+        Called for each victim after the engine evicted it.
+    ``on_tick(now, view)``
+        Called every ``traits.tick_ns`` of virtual time (periodic aging).
+    ``traits``
+        A :class:`PolicyTraits` (class attribute or method), default: no hits, no future,
+        no ticks.
+    ``name``
+        Label of the policy in results (default: the class name).
+
+    ``view`` is a :class:`PageTableView`: ``view.resident(p)``, ``view.dirty(p)``,
+    ``view.referenced(p)``, ``view.test_and_clear_referenced(p)``, ``view.proc(p)``,
+    ``view.kind(p)``, ``view.frames``, ``view.resident_count``. It is valid only during the
+    run.
+
+    Examples
+    --------
+    >>> from collections import OrderedDict
+    >>> class LRU(Policy):
+    ...     traits = PolicyTraits(needs_hits=True)
+    ...     def reset(self, num_pages, frames): self.order = OrderedDict()
+    ...     def on_hit(self, access, view): self.order.move_to_end(access.page)
+    ...     def on_fault(self, access, view): self.order[access.page] = None
+    ...     def select_victims(self, want, view): return [self.order.popitem(last=False)[0]]
+    """
+
+    name: str = ""
+
+    def __init__(self) -> None:
+        super().__init__()
+
+    @property
+    def policy_name(self) -> str:
+        return self.name or type(self).__name__
+
+
+_REQUIRED = ("reset", "on_fault", "select_victims")
+PolicyFactory = Callable[..., Policy]
+_registry: Dict[str, PolicyFactory] = {}
+
+
+def register_policy(name: str, factory: PolicyFactory, *, replace: bool = False) -> None:
+    """Make a Python policy usable by name in :func:`pagesim.simulate` and :func:`pagesim.sweep`.
+
+    Parameters
+    ----------
+    name
+        The policy's name. It must not be a built-in policy's name.
+    factory
+        Called as ``factory(**policy_params)`` for each run, returning a fresh :class:`Policy`
+        (usually the class itself). Its keyword parameters are the policy's parameters:
+        ``simulate(trace, name, frames=100, alpha=0.5)`` calls ``factory(alpha=0.5)``.
+    replace
+        Allow replacing an earlier registration of the same name.
+    """
+    if not isinstance(name, str) or not name:
+        raise ConfigError("a policy name must be a non-empty string")
+    if name in dict(_core.policies()):
+        raise ConfigError(f"policy '{name}' is a built-in policy; choose another name")
+    if name in _registry and not replace:
+        raise ConfigError(f"policy '{name}' is already registered; pass replace=True to replace it")
+    if not callable(factory):
+        raise ConfigError(f"the factory of policy '{name}' must be callable, got {type(factory).__name__}")
+    _registry[name] = factory
+
+
+def unregister_policy(name: str) -> None:
+    """Forget a policy registered with :func:`register_policy`."""
+    if _registry.pop(name, None) is None:
+        raise ConfigError(f"policy '{name}' is not a registered Python policy")
+
+
+def registered() -> Dict[str, PolicyFactory]:
+    """Python policies registered by name."""
+    return dict(_registry)
+
+
+def is_python_policy(policy: Any) -> bool:
+    return isinstance(policy, _core.Policy) or (isinstance(policy, str) and policy in _registry)
+
+
+def check_policy(policy: _core.Policy) -> None:
+    missing = [m for m in _REQUIRED if getattr(type(policy), m, None) is None
+               or getattr(type(policy), m) is getattr(_core.Policy, m, None)]
+    if missing:
+        raise ConfigError(f"policy class {type(policy).__name__} must implement {', '.join(missing)}")
+
+
+def label(policy: Union[str, _core.Policy]) -> str:
+    if isinstance(policy, str):
+        return policy
+    return getattr(policy, "policy_name", None) or type(policy).__name__
+
+
+def split_params(name: str, factory: PolicyFactory, params: Dict[str, Any]):
+    """(engine params, policy params) for a registered Python policy; unknown keys raise."""
+    engine_keys = set(_core.engine_parameter_names())
+    engine = {k: v for k, v in params.items() if k in engine_keys}
+    own = {k: v for k, v in params.items() if k not in engine_keys}
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return engine, own
+    try:
+        signature.bind(**own)
+    except TypeError:
+        known = sorted(engine_keys | {p.name for p in signature.parameters.values()
+                                      if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)})
+        bad = next((k for k in own if k not in signature.parameters), None)
+        if bad is None:
+            raise ConfigError(f"policy '{name}': missing or bad parameters {sorted(own)}; "
+                              f"the factory's signature is {signature}") from None
+        msg = f"unknown parameter '{bad}' for policy '{name}'"
+        near = difflib.get_close_matches(bad, known, n=1)
+        if near:
+            msg += f": did you mean '{near[0]}'?"
+        raise ConfigError(msg + f" (known: {', '.join(known)})") from None
+    return engine, own
+
+
+def make(policy: Union[str, _core.Policy], params: Dict[str, Any]):
+    """(policy instance, engine params) for a Python policy given by instance or name."""
+    if isinstance(policy, str):
+        factory = _registry[policy]
+        engine, own = split_params(policy, factory, params)
+        instance = factory(**own)
+        if not isinstance(instance, _core.Policy):
+            raise ConfigError(f"the factory of policy '{policy}' returned {type(instance).__name__}, "
+                              "not a pagesim.Policy")
+        if not getattr(instance, "name", ""):
+            try:
+                instance.name = policy
+            except AttributeError:
+                pass
+        return instance, engine
+    return policy, dict(params)
+
+
+def simulate_python(trace: _core.Trace, policy: Union[str, _core.Policy], params: Dict[str, Any]):
+    instance, engine = make(policy, params)
+    check_policy(instance)
+    return _core.simulate_policy(trace, instance, engine, label(policy if isinstance(policy, str) else instance))

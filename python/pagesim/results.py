@@ -1,0 +1,77 @@
+"""Result conveniences: scalar summaries and per-process tables.
+
+Both are written against whatever the native ``Result`` exposes, so that fields added later
+(times, ...) appear without changes here: every public scalar attribute becomes a summary
+entry, and every public dict of scalars (``counters``, ``times``, ...) is flattened into it.
+"""
+from __future__ import annotations
+
+import numbers
+from typing import Any, Dict
+
+from . import _core
+
+_SCALARS = (numbers.Number, str, bool)
+# Attributes that are not scalars of the run or are flattened by name elsewhere.
+_SKIP = {"per_process"}
+
+
+def _public_values(result: _core.Result):
+    for name in dir(type(result)):
+        if name.startswith("_") or name in _SKIP:
+            continue
+        if callable(getattr(type(result), name, None)):
+            continue
+        try:
+            yield name, getattr(result, name)
+        except Exception:  # a property that does not apply to this run
+            continue
+
+
+def summary(self: _core.Result) -> Dict[str, Any]:
+    """The run as one dict of scalars.
+
+    ``policy`` and ``frames`` first, then every counter (see :func:`pagesim.counter_names`),
+    then the other scalar fields of the result (``swap_slots_used``, times when the engine
+    reports them) in name order. Dict-valued fields other than ``counters`` are flattened as
+    ``field_key`` unless the key is unambiguous on its own.
+
+    Returns
+    -------
+    dict
+        One row of a :func:`pagesim.sweep` table.
+    """
+    out: Dict[str, Any] = {"policy": self.policy, "frames": self.frames}
+    out.update(self.counters)
+    extra: Dict[str, Any] = {}
+    for name, value in _public_values(self):
+        if name in ("policy", "frames", "counters"):
+            continue
+        if isinstance(value, _SCALARS):
+            extra[name] = value
+        elif isinstance(value, dict) and value and all(isinstance(v, _SCALARS) for v in value.values()):
+            for key, v in value.items():
+                extra[key if key not in out and key not in extra else f"{name}_{key}"] = v
+    out.update(sorted(extra.items()))
+    return out
+
+
+def to_frame(self: _core.Result):
+    """Per-process counters as a :class:`pandas.DataFrame`, one row per process.
+
+    Columns: ``pid`` then every per-process field the result reports (the counters, and times
+    when the engine reports them). The total row is not included: use :meth:`summary`.
+    """
+    import pandas as pd
+
+    rows = list(self.per_process)
+    columns = list(rows[0]) if rows else ["pid", *_core.counter_names()]
+    frame = pd.DataFrame(rows, columns=columns)
+    frame.insert(0, "policy", self.policy)
+    frame.insert(1, "frames", self.frames)
+    return frame
+
+
+def install() -> None:
+    _core.Result.summary = summary
+    _core.Result.to_frame = to_frame

@@ -1,0 +1,261 @@
+"""Sweeps: every trace x policy x memory size, as one tidy pandas DataFrame."""
+from __future__ import annotations
+
+import functools
+import os
+import time
+import warnings
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core, policy as _policy
+from ._core import ConfigError, Trace
+
+__all__ = ["sweep"]
+
+# Seconds a sweep runs before an automatic progress bar appears, and between polls of the
+# native threads (the GIL is re-acquired that often, so Ctrl-C is handled within it).
+_BAR_AFTER = 1.0
+_POLL = 0.1
+
+PolicySpec = Union[str, _core.Policy, Tuple[str, Mapping[str, Any]]]
+Progress = Union[None, bool, Callable[[int, int], Any]]
+
+
+@functools.lru_cache(maxsize=4)
+def _load_cached(path: str) -> Trace:
+    from . import load
+    return load(path)
+
+
+def _trace_name(trace: Any, index: int) -> str:
+    if isinstance(trace, (str, os.PathLike)):
+        return os.fspath(trace)
+    if isinstance(trace, Trace) and trace.source:
+        return trace.source
+    return f"trace{index}"
+
+
+def _named_traces(traces: Any) -> List[Tuple[str, Any]]:
+    if isinstance(traces, Mapping):
+        items = [(str(k), v) for k, v in traces.items()]
+    elif isinstance(traces, (Trace, str, os.PathLike, np.ndarray)):
+        items = [(_trace_name(traces, 0), traces)]
+    else:
+        items = [(_trace_name(t, i), t) for i, t in enumerate(traces)]
+    if not items:
+        raise ConfigError("sweep needs at least one trace")
+    seen: Dict[str, int] = {}
+    for name, _ in items:
+        seen[name] = seen.get(name, 0) + 1
+    return [(f"{name}#{i}" if seen[name] > 1 else name, t) for i, (name, t) in enumerate(items)]
+
+
+def _policy_specs(policies: Any) -> List[Tuple[str, Union[str, _core.Policy], Dict[str, Any]]]:
+    """(label, policy, own params) for each entry of ``policies``."""
+    if isinstance(policies, (str, _core.Policy, tuple)):
+        policies = [policies]
+    specs = []
+    for p in policies:
+        own: Dict[str, Any] = {}
+        if isinstance(p, tuple):
+            if len(p) != 2 or not isinstance(p[0], str) or not isinstance(p[1], Mapping):
+                raise ConfigError(f"a policy with its own parameters is (name, dict), got {p!r}")
+            p, own = p[0], dict(p[1])
+        if not isinstance(p, (str, _core.Policy)):
+            raise ConfigError(f"a policy is a name, a pagesim.Policy or (name, params), got {type(p).__name__}")
+        specs.append((_policy.label(p), p, own))
+    if not specs:
+        raise ConfigError("sweep needs at least one policy")
+    counts: Dict[str, int] = {}
+    for label, _, _ in specs:
+        counts[label] = counts.get(label, 0) + 1
+    out = []
+    for label, p, own in specs:
+        if counts[label] > 1 and own:
+            label = f"{label}(" + ",".join(f"{k}={v}" for k, v in sorted(own.items())) + ")"
+        out.append((label, p, own))
+    if len({s[0] for s in out}) != len(out):
+        raise ConfigError("sweep policies must be distinct: " + ", ".join(s[0] for s in out))
+    return out
+
+
+def _memory_sizes(frames: Optional[Sequence[int]], fractions: Optional[Sequence[float]]):
+    """[(frames or None, fraction or None)]: exactly one of the two is given per entry."""
+    if (frames is None) == (fractions is None):
+        raise ConfigError("sweep needs exactly one of frames=[...] (page frames) or "
+                          "fractions=[...] (shares of each trace's footprint)")
+    if frames is not None:
+        values = [frames] if np.isscalar(frames) else list(frames)
+        for f in values:
+            if isinstance(f, bool) or not isinstance(f, (int, np.integer)) or f < 1:
+                raise ConfigError(f"frames must be integers >= 1, got {f!r}")
+        return [(int(f), None) for f in values] or _empty("frames")
+    values = [fractions] if np.isscalar(fractions) else list(fractions)
+    for f in values:
+        if isinstance(f, bool) or not isinstance(f, (int, float, np.number)) or not f > 0:
+            raise ConfigError(f"fractions must be numbers > 0 (shares of the footprint), got {f!r}")
+    return [(None, float(f)) for f in values] or _empty("fractions")
+
+
+def _empty(what: str):
+    raise ConfigError(f"sweep needs at least one value in {what}")
+
+
+def frames_for(fraction: float, num_pages: int) -> int:
+    """Frames for a share of a trace's footprint: rounded, at least 1."""
+    return max(1, int(round(fraction * num_pages)))
+
+
+def _row(trace_name: str, label: str, fraction: Optional[float], num_pages: int,
+         result: _core.Result) -> Dict[str, Any]:
+    s = result.summary()
+    s.pop("policy")
+    frames = s.pop("frames")
+    return {"trace": trace_name, "policy": label, "frames": frames,
+            "fraction": fraction if fraction is not None else frames / num_pages, **s}
+
+
+def _run_job(trace: Trace, policy: Union[str, _core.Policy], frames: int,
+             params: Dict[str, Any]) -> _core.Result:
+    p = dict(params, frames=frames)
+    if _policy.is_python_policy(policy):
+        return _policy.simulate_python(trace, policy, p)
+    return _core.simulate(trace, policy, p)
+
+
+class _Reporter:
+    """Progress for a sweep: a callback, a tqdm bar, or a bar that appears after a moment."""
+
+    def __init__(self, total: int, progress: Progress):
+        self.total, self.progress, self.bar = total, progress, None
+        self.start = time.monotonic()
+        if progress is True:
+            self._open()
+
+    def _open(self, done: int = 0) -> None:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                from tqdm.auto import tqdm
+        except ImportError:  # pragma: no cover - tqdm is a dependency
+            self.progress = False
+            return
+        self.bar = tqdm(total=self.total, initial=done, desc="sweep", unit="run", leave=True)
+
+    def __call__(self, done: int) -> None:
+        if callable(self.progress) and self.progress is not True:
+            self.progress(done, self.total)
+            return
+        if self.bar is None and self.progress is None and time.monotonic() - self.start > _BAR_AFTER:
+            self._open(done)
+        if self.bar is not None and done != self.bar.n:
+            self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
+          frames: Optional[Sequence[int]] = None, fractions: Optional[Sequence[float]] = None,
+          jobs: Optional[int] = None, client: Any = None, progress: Progress = None,
+          **params: Any):
+    """Run every trace x policy x memory size and return one tidy table.
+
+    Parameters
+    ----------
+    traces
+        A trace (:class:`Trace`, path, numpy array of page numbers), a list of them, or a dict
+        name -> trace. The ``trace`` column holds the dict key, the path, the trace's source,
+        or ``trace<i>``.
+    policies
+        Policy names (built-in or registered with :func:`pagesim.register_policy`),
+        :class:`pagesim.Policy` instances, or ``(name, {param: value})`` pairs for parameters
+        of one policy only, e.g. ``("random", {"seed": 7})``.
+    frames, fractions
+        Exactly one: memory sizes in page frames, or as shares of each trace's footprint
+        (``frames = max(1, round(fraction * num_pages))``).
+    jobs
+        Native threads (default: one per CPU). Python-defined policies run in the calling
+        thread meanwhile, one at a time (they need the GIL).
+    client
+        A ``dask.distributed.Client``: run the grid on its cluster instead. Traces given by
+        path are loaded by the workers; :class:`Trace` objects are pickled and scattered.
+        The table is identical to the local one.
+    progress
+        ``None``: a tqdm bar when the sweep takes more than a second; ``True``/``False``:
+        always/never; a callable: called as ``progress(done, total)`` about ten times a
+        second instead of a bar.
+    **params
+        Engine and policy parameters given to every run (see :func:`pagesim.simulate`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per trace x policy x memory size, in that order. Columns: ``trace``,
+        ``policy``, ``frames``, ``fraction``, every counter, then the other scalars of the
+        result (``swap_slots_used``, times when the engine reports them).
+
+    Raises
+    ------
+    ConfigError, TraceFormatError, PolicyError
+        From the first failing run; the rest of the sweep is cancelled.
+    KeyboardInterrupt
+        Ctrl-C stops the sweep within about a tenth of a second plus the runs in progress;
+        the interpreter remains usable.
+    """
+    import pandas as pd
+
+    named = _named_traces(traces)
+    specs = _policy_specs(policies)
+    sizes = _memory_sizes(frames, fractions)
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if client is not None:
+        from . import _dask
+        rows = _dask.run(client, named, specs, sizes, params, progress)
+        return pd.DataFrame(rows)
+
+    from . import as_trace
+    loaded = [(name, as_trace(t)) for name, t in named]
+    grid = []  # (trace index, label, policy, frames, fraction, params)
+    for ti, (_, trace) in enumerate(loaded):
+        for label, p, own in specs:
+            for f, fraction in sizes:
+                nframes = f if f is not None else frames_for(fraction, trace.num_pages)
+                grid.append((ti, label, p, nframes, fraction, {**params, **own}))
+
+    native = [k for k, g in enumerate(grid) if not _policy.is_python_policy(g[2])]
+    python = [k for k, g in enumerate(grid) if _policy.is_python_policy(g[2])]
+    results: List[Optional[_core.Result]] = [None] * len(grid)
+    reporter = _Reporter(len(grid), progress)
+    runner = _core.SweepRunner([t for _, t in loaded],
+                               [(grid[k][0], grid[k][2], dict(grid[k][5], frames=grid[k][3]))
+                                for k in native],
+                               threads=jobs or os.cpu_count() or 1)
+    try:
+        finished_python = 0
+        for k in python:
+            ti, _, p, nframes, _, run_params = grid[k]
+            results[k] = _run_job(loaded[ti][1], p, nframes, run_params)
+            finished_python += 1
+            reporter(runner.done + finished_python)
+        while not runner.wait(_POLL):
+            reporter(runner.done + finished_python)
+        for k, r in zip(native, runner.results()):
+            results[k] = r
+        reporter(len(grid))
+    except BaseException:
+        # Ctrl-C or a failing run: no new run starts; wait (GIL released) for those in flight.
+        runner.cancel()
+        while not runner.wait(_POLL):
+            pass
+        raise
+    finally:
+        reporter.close()
+
+    rows = [_row(loaded[g[0]][0], g[1], g[4], loaded[g[0]][1].num_pages, r)
+            for g, r in zip(grid, results)]
+    return pd.DataFrame(rows)

@@ -1,0 +1,198 @@
+// Python-defined policies: a classic pybind11 trampoline over pagesim::Policy (pybind11 2.10,
+// std::shared_ptr holder). A Python policy runs through the virtual path of the engine with
+// the GIL held, since every callback enters the interpreter.
+#include <pybind11/stl.h>
+
+#include <optional>
+
+#include "bindings.hpp"
+#include "pagesim/error.hpp"
+#include "pagesim/registry.hpp"
+
+namespace pagesim::python {
+namespace {
+
+// What Python sees of the engine's page table. The engine's view points into the run's own
+// state, so this box is only filled during a run: a policy that keeps it and reads it later
+// gets a PolicyError, not a dangling pointer.
+struct ViewBox {
+  std::optional<PageTableView> view;
+
+  PageTableView& get() {
+    if (!view) {
+      throw PolicyError("this PageTableView is only valid inside a policy callback during a run");
+    }
+    return *view;
+  }
+  PageId check(std::int64_t p) {
+    const std::size_t n = get().trace().num_pages();
+    if (p < 0 || static_cast<std::uint64_t>(p) >= n) {
+      throw PolicyError("page id " + std::to_string(p) + " is out of range: the trace has " +
+                        std::to_string(n) + " pages (0 to " + std::to_string(n - 1) + ")");
+    }
+    return static_cast<PageId>(p);
+  }
+};
+
+class PyPolicy : public Policy {
+ public:
+  using Policy::Policy;
+
+  PolicyTraits traits() const override {
+    py::gil_scoped_acquire gil;
+    // `traits` may be a method or a plain PolicyTraits class attribute.
+    py::object t = self().attr("traits");
+    if (PyCallable_Check(t.ptr())) t = t();
+    try {
+      return t.cast<PolicyTraits>();
+    } catch (const py::cast_error&) {
+      throw ConfigError("a Python policy's traits must be a pagesim.PolicyTraits, got " +
+                        py::str(py::type::of(t).attr("__name__")).cast<std::string>());
+    }
+  }
+  void reset(std::size_t num_pages, std::size_t frames) override {
+    PYBIND11_OVERRIDE_PURE(void, Policy, reset, num_pages, frames);
+  }
+  // The optional callbacks do nothing unless Python defines them (PYBIND11_OVERRIDE would
+  // fall back to the base with the C++ view, not the Python one).
+  void on_hit(const Access& access, PageTableView view) override {
+    PYBIND11_OVERRIDE_IMPL(void, Policy, "on_hit", access, box(view));
+  }
+  void on_fault(const Access& access, PageTableView view) override {
+    PYBIND11_OVERRIDE_PURE(void, Policy, on_fault, access, box(view));
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    py::gil_scoped_acquire gil;
+    py::function override = py::get_override(static_cast<const Policy*>(this), "select_victims");
+    if (!override) {
+      py::pybind11_fail("Tried to call pure virtual function \"Policy::select_victims\"");
+    }
+    const py::object victims = override(want, box(view));
+    // Victims are checked by the engine; here only their type.
+    try {
+      for (const py::handle v : py::iter(victims)) out.push_back(page_id(v));
+    } catch (const py::error_already_set& e) {
+      if (!e.matches(PyExc_TypeError)) throw;
+      throw PolicyError("select_victims must return an iterable of page ids (ints), got " +
+                        py::str(py::type::of(victims).attr("__name__")).cast<std::string>());
+    }
+  }
+  void on_evict(PageId page, PageTableView view) override {
+    PYBIND11_OVERRIDE_IMPL(void, Policy, "on_evict", page, box(view));
+  }
+  void on_tick(Tick now, PageTableView view) override {
+    PYBIND11_OVERRIDE_IMPL(void, Policy, "on_tick", now, box(view));
+  }
+
+  // Called after a run: the view must not outlive the engine's state.
+  void end_run() {
+    if (box_) box_->view.reset();
+  }
+
+ private:
+  py::handle self() const {
+    return py::detail::get_object_handle(static_cast<const Policy*>(this),
+                                         py::detail::get_type_info(typeid(Policy)));
+  }
+  const py::object& box(PageTableView view) {
+    if (!box_) {
+      box_ = std::make_shared<ViewBox>();
+      box_obj_ = py::cast(box_);
+    }
+    box_->view = view;
+    return box_obj_;
+  }
+  static PageId page_id(py::handle v) {
+    if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr())) {
+      throw PolicyError("select_victims must return page ids (ints), got " +
+                        py::str(py::type::of(v).attr("__name__")).cast<std::string>() + " " +
+                        py::repr(v).cast<std::string>());
+    }
+    const auto p = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr())).cast<long long>();
+    if (p < 0 || static_cast<unsigned long long>(p) >= kNoPage) {
+      throw PolicyError("select_victims returned page id " + std::to_string(p) +
+                        ", which does not exist");
+    }
+    return static_cast<PageId>(p);
+  }
+
+  std::shared_ptr<ViewBox> box_;
+  py::object box_obj_;
+};
+
+}  // namespace
+
+void register_policy(py::module_& m) {
+  py::class_<PolicyTraits>(m, "PolicyTraits")
+      .def(py::init([](bool needs_hits, bool needs_future, Tick tick_ns) {
+             return PolicyTraits{needs_hits, needs_future, tick_ns};
+           }),
+           py::kw_only(), py::arg("needs_hits") = false, py::arg("needs_future") = false,
+           py::arg("tick_ns") = 0)
+      .def_readwrite("needs_hits", &PolicyTraits::needs_hits)
+      .def_readwrite("needs_future", &PolicyTraits::needs_future)
+      .def_readwrite("tick_ns", &PolicyTraits::tick_ns)
+      .def("__repr__", [](const PolicyTraits& t) {
+        return std::string("PolicyTraits(needs_hits=") + (t.needs_hits ? "True" : "False") +
+               ", needs_future=" + (t.needs_future ? "True" : "False") +
+               ", tick_ns=" + std::to_string(t.tick_ns) + ")";
+      });
+
+  py::enum_<PageKind>(m, "PageKind").value("ANON", PageKind::kAnon).value("FILE", PageKind::kFile);
+
+  py::class_<Access>(m, "Access")
+      .def_readonly("index", &Access::index)
+      .def_readonly("page", &Access::page)
+      .def_readonly("proc", &Access::proc)
+      .def_readonly("write", &Access::write)
+      .def_readonly("kind", &Access::kind)
+      .def_readonly("next_use", &Access::next_use)
+      .def("__repr__", [](const Access& a) {
+        return "<pagesim.Access #" + std::to_string(a.index) + " " + (a.write ? "W" : "R") +
+               " page " + std::to_string(a.page) + " proc " + std::to_string(a.proc) + ">";
+      });
+  m.attr("NEVER") = kNever;
+
+  py::class_<ViewBox, std::shared_ptr<ViewBox>>(m, "PageTableView")
+      .def("resident", [](ViewBox& b, std::int64_t p) { return b.get().resident(b.check(p)); })
+      .def("dirty", [](ViewBox& b, std::int64_t p) { return b.get().dirty(b.check(p)); })
+      .def("referenced", [](ViewBox& b, std::int64_t p) { return b.get().referenced(b.check(p)); })
+      .def("in_swap", [](ViewBox& b, std::int64_t p) { return b.get().in_swap(b.check(p)); })
+      .def("test_and_clear_referenced",
+           [](ViewBox& b, std::int64_t p) { return b.get().test_and_clear_referenced(b.check(p)); })
+      .def("proc", [](ViewBox& b, std::int64_t p) { return b.get().proc(b.check(p)); })
+      .def("kind", [](ViewBox& b, std::int64_t p) { return b.get().kind(b.check(p)); })
+      .def_property_readonly("frames", [](ViewBox& b) { return b.get().frames(); })
+      .def_property_readonly("resident_count", [](ViewBox& b) { return b.get().resident_count(); })
+      .def_property_readonly("num_pages", [](ViewBox& b) { return b.get().trace().num_pages(); })
+      .def_property_readonly("valid", [](const ViewBox& b) { return b.view.has_value(); });
+
+  py::class_<Policy, PyPolicy, std::shared_ptr<Policy>>(m, "Policy")
+      .def(py::init<>())
+      // Not virtual from Python's side: PyPolicy::traits reads the Python attribute.
+      .def("traits", [](const Policy&) { return PolicyTraits{}; });
+
+  m.def(
+      "simulate_policy",
+      [](const Trace& trace, const std::shared_ptr<Policy>& policy, const py::dict& params,
+         const std::string& name) {
+        const Params p = params_from_kwargs(params);
+        struct EndRun {
+          Policy* policy;
+          ~EndRun() {
+            if (auto* py_policy = dynamic_cast<PyPolicy*>(policy)) py_policy->end_run();
+          }
+        } end_run{policy.get()};
+        // The GIL stays held: every callback runs Python code.
+        return simulate(trace, *policy, p, name);
+      },
+      py::arg("trace"), py::arg("policy"), py::arg("params"), py::arg("name"));
+
+  m.def("engine_parameter_names", [] {
+    Params p{{"frames", std::int64_t{1}}};
+    EngineConfig::from_params(p);
+    return p.known_keys();
+  });
+}
+
+}  // namespace pagesim::python

@@ -1,0 +1,80 @@
+// The thread-pool sweep gives the same results as single runs, in job order, and stops on the
+// first error or on cancel.
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+#include "pagesim/sweep.hpp"
+#include "random_traces.hpp"
+
+namespace pagesim::test {
+namespace {
+
+std::vector<SweepJob> grid(std::size_t traces, const std::vector<std::string>& policies,
+                           const std::vector<std::int64_t>& frames) {
+  std::vector<SweepJob> jobs;
+  for (std::size_t t = 0; t < traces; ++t) {
+    for (const auto& p : policies) {
+      for (auto f : frames)
+        jobs.push_back({t, p, Params{{"frames", f}, {"seed", std::int64_t{3}}}});
+    }
+  }
+  // "seed" is only known to random: give it to random only.
+  for (auto& j : jobs) {
+    if (j.policy != "random") j.params = Params{{"frames", j.params.values().at("frames")}};
+  }
+  return jobs;
+}
+
+TEST_CASE("a sweep on several threads equals single runs, in job order") {
+  const Trace a = random_trace(1, 3000, 120, 2);
+  const Trace b = random_trace(2, 2000, 60, 3, true);
+  const std::vector<std::string> policies = {"lru", "fifo", "clock", "random", "belady"};
+  const std::vector<std::int64_t> frames = {1, 10, 50, 200};
+  const auto jobs = grid(2, policies, frames);
+  const std::vector<const Trace*> traces = {&a, &b};
+  for (std::size_t threads : {1u, 2u, 5u}) {
+    CAPTURE(threads);
+    const std::vector<Result> results = run_sweep(traces, jobs, threads);
+    REQUIRE(results.size() == jobs.size());
+    for (std::size_t k = 0; k < jobs.size(); ++k) {
+      const Result single =
+          simulate(*traces[jobs[k].trace], jobs[k].policy, Params(jobs[k].params));
+      CHECK(results[k].policy == jobs[k].policy);
+      CHECK(results[k].frames == single.frames);
+      CHECK(results[k].total == single.total);
+    }
+  }
+}
+
+TEST_CASE("a failing job stops the sweep with its own typed error") {
+  const Trace a = random_trace(1, 500, 40);
+  std::vector<SweepJob> jobs = grid(1, {"lru", "fifo"}, {5, 10});
+  jobs.push_back({0, "lur", Params{{"frames", std::int64_t{5}}}});
+  CHECK_THROWS_AS(run_sweep({&a}, jobs, 2), ConfigError);
+  jobs.back() = {0, "lru", Params{{"frames", std::int64_t{5}}, {"cpu_nss", std::int64_t{1}}}};
+  CHECK_THROWS_WITH_AS(run_sweep({&a}, jobs, 2), doctest::Contains("did you mean"), ConfigError);
+  jobs.back() = {3, "lru", Params{{"frames", std::int64_t{5}}}};
+  CHECK_THROWS_WITH_AS(run_sweep({&a}, jobs, 2),
+                       "sweep job 4 names trace 3, but the sweep has 1 traces", ConfigError);
+}
+
+TEST_CASE("a cancelled sweep stops between jobs and reports how far it got") {
+  const Trace a = random_trace(1, 2000, 100);
+  std::vector<SweepJob> jobs = grid(1, {"lru"}, std::vector<std::int64_t>(400, 20));
+  SweepRunner runner({std::shared_ptr<const Trace>(std::shared_ptr<void>(), &a)}, jobs, 2);
+  runner.cancel();
+  runner.wait();
+  CHECK(runner.cancelled());
+  CHECK(runner.done() < jobs.size());
+  CHECK_THROWS_WITH_AS(runner.results(), doctest::Contains("cancelled after"), Error);
+}
+
+TEST_CASE("an empty sweep finishes at once") {
+  SweepRunner runner({}, {}, 4);
+  CHECK(runner.threads() == 0);
+  CHECK(runner.wait_for(std::chrono::milliseconds(0)));
+  CHECK(runner.results().empty());
+}
+
+}  // namespace
+}  // namespace pagesim::test

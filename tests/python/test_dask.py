@@ -1,0 +1,67 @@
+"""The same sweep on a Dask cluster of two worker processes gives the same table."""
+import os
+import pathlib
+
+import pytest
+
+import pagesim
+from conftest import random_trace
+
+distributed = pytest.importorskip("distributed")
+
+
+@pytest.fixture(scope="module")
+def client():
+    # Worker processes import pagesim from the same place as this process, and this test
+    # directory (for the Python policy sent by reference).
+    package_dir = str(pathlib.Path(pagesim.__file__).resolve().parent.parent)
+    tests_dir = str(pathlib.Path(__file__).resolve().parent)
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([package_dir, tests_dir] + ([old] if old else []))
+    cluster = distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
+                                       dashboard_address=None, silence_logs=40)
+    c = distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+        if old is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = old
+
+
+def test_dask_sweep_equals_local_sweep(client, tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"{1 + i % 2} {'W' if i % 3 == 0 else 'R'} {(i * 7919) % 97}\n"
+                            for i in range(2000)))
+    traces = {"generated": random_trace(1), "file": str(path)}
+    kw = dict(policies=["lru", "fifo", ("random", {"seed": 5}), "belady"], fractions=[0.1, 0.5],
+              progress=False)
+    local = pagesim.sweep(traces, **kw)
+    remote = pagesim.sweep(traces, client=client, **kw)
+    assert remote.equals(local)
+    assert len(local) == 2 * 4 * 2
+
+
+def test_dask_errors_are_typed(client):
+    with pytest.raises(pagesim.ConfigError, match="unknown policy 'lur'"):
+        pagesim.sweep(random_trace(1), policies=["lur"], frames=[5], client=client, progress=False)
+
+
+def test_dask_runs_registered_python_policies(client):
+    from test_policy import OrderedDictLRU
+
+    pagesim.register_policy("dask_lru", OrderedDictLRU, replace=True)
+    try:
+        kw = dict(policies=["lru", "dask_lru"], frames=[5, 40], progress=False)
+        remote = pagesim.sweep(random_trace(2), client=client, **kw)
+        assert remote.equals(pagesim.sweep(random_trace(2), **kw))
+        a, b = (remote[remote.policy == p].drop(columns="policy").reset_index(drop=True)
+                for p in ("lru", "dask_lru"))
+        assert a.equals(b)
+        with pytest.raises(pagesim.ConfigError, match="cannot be sent to Dask workers"):
+            pagesim.sweep(random_trace(2), policies=[OrderedDictLRU()], frames=[5], client=client)
+    finally:
+        pagesim.unregister_policy("dask_lru")

@@ -1,0 +1,64 @@
+"""Plots draw what the table holds and return their Axes (Agg backend, no display)."""
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+
+import pagesim  # noqa: E402
+from pagesim import plots  # noqa: E402
+from conftest import random_trace  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def table():
+    return pagesim.sweep(random_trace(1), policies=["lru", "fifo", "belady"],
+                         fractions=[0.1, 0.3, 0.6], progress=False)
+
+
+def test_miss_ratio_curves(table):
+    fig, ax = plt.subplots()
+    assert plots.plot_miss_ratio(table, ax=ax) is ax
+    lines = {l.get_label(): l for l in ax.get_lines()}
+    assert list(lines) == ["lru", "fifo", "belady"]
+    lru = table[table.policy == "lru"]
+    assert np.allclose(lines["lru"].get_ydata(), lru.faults / lru.accesses)
+    assert np.allclose(lines["lru"].get_xdata(), lru.fraction)
+    plt.close(fig)
+
+
+def test_faults_and_swap_outs(table):
+    ax = plots.plot_faults(table, policies=["lru", "belady"])
+    labels = [l.get_label() for l in ax.get_lines()]
+    assert labels == ["lru: faults", "lru: swap-outs", "belady: faults", "belady: swap-outs"]
+    belady = table[table.policy == "belady"].sort_values("frames")
+    assert list(ax.get_lines()[3].get_ydata()) == list(belady.swap_outs)
+    with pytest.raises(pagesim.ConfigError, match="no rows for policies nope"):
+        plots.plot_faults(table, policies=["nope"])
+    plt.close("all")
+
+
+def test_vmstat_from_a_hand_made_series():
+    ts = pd.DataFrame({"time": [0.1, 0.2, 0.3, 0.4], "resident": [10, 20, 20, 20],
+                       "faults": [10, 12, 3, 0], "swap_ins": [0, 2, 3, 0], "swap_outs": [0, 1, 1, 0]})
+    ax = plots.plot_vmstat(ts)
+    assert [l.get_label() for l in ax.get_lines()] == ["resident"]
+    assert list(ax.get_lines()[0].get_ydata()) == [10, 20, 20, 20]
+    right = [l.get_label() for l in ax.right_ax.get_lines()]
+    assert right == ["faults / interval", "swap-ins / interval", "swap-outs / interval"]
+    with pytest.raises(pagesim.ConfigError, match="needs the columns time"):
+        plots.plot_vmstat(ts.drop(columns="time"))
+    plt.close("all")
+
+
+def test_prescient_ratio_lines_and_bars():
+    df = pd.DataFrame({"policy": ["lru", "lru", "fifo", "fifo"], "frames": [10, 20, 10, 20],
+                       "ratio": [1.4, 1.6, 1.9, 2.1]})
+    ax = plots.plot_prescient_ratio(df)
+    assert [l.get_label() for l in ax.get_lines()][:2] == ["lru", "fifo"]
+    one = plots.plot_prescient_ratio(df[df.frames == 10])
+    assert [round(p.get_height(), 2) for p in one.patches] == [1.4, 1.9]
+    plt.close("all")

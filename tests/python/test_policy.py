@@ -1,0 +1,203 @@
+"""Python-defined policies: a pure-Python LRU faults exactly like the native one; bad
+policies give clear errors, never a crash."""
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+import pagesim
+from conftest import random_trace
+
+
+class OrderedDictLRU(pagesim.Policy):
+    """LRU from an OrderedDict: most recently used at the end."""
+
+    traits = pagesim.PolicyTraits(needs_hits=True)
+
+    def reset(self, num_pages, frames):
+        self.order = OrderedDict()
+
+    def on_hit(self, access, view):
+        self.order.move_to_end(access.page)
+
+    def on_fault(self, access, view):
+        self.order[access.page] = None
+
+    def select_victims(self, want, view):
+        return [self.order.popitem(last=False)[0] for _ in range(want)]
+
+
+class Fifo(pagesim.Policy):
+    """FIFO with the parameter of a registered factory, for the by-name tests."""
+
+    def __init__(self, *, batch=1):
+        super().__init__()
+        self.batch = batch
+
+    def reset(self, num_pages, frames):
+        self.queue = OrderedDict()
+
+    def on_fault(self, access, view):
+        self.queue[access.page] = None
+
+    def select_victims(self, want, view):
+        return [self.queue.popitem(last=False)[0] for _ in range(min(want, self.batch))]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.parametrize("frames", [1, 7, 40, 120])
+def test_ordereddict_lru_faults_exactly_like_native_lru(seed, frames):
+    t = random_trace(seed)
+    mine = pagesim.simulate(t, OrderedDictLRU(), frames=frames)
+    native = pagesim.simulate(t, "lru", frames=frames)
+    assert mine.counters == native.counters
+    assert mine.per_process == native.per_process
+    assert mine.policy == "OrderedDictLRU"
+
+
+def test_watermark_batches_reach_the_python_policy():
+    t = random_trace(5)
+    kw = dict(frames=50, low_watermark=5, high_watermark=12)
+    assert pagesim.simulate(t, OrderedDictLRU(), **kw).counters == pagesim.simulate(t, "lru", **kw).counters
+
+
+def test_registered_by_name_in_simulate_sweep_and_policies():
+    pagesim.register_policy("py_fifo", Fifo)
+    try:
+        t = random_trace(6)
+        assert "py_fifo" in pagesim.policies()
+        r = pagesim.simulate(t, "py_fifo", frames=30)
+        assert r.policy == "py_fifo"
+        assert r.counters == pagesim.simulate(t, "fifo", frames=30).counters
+        df = pagesim.sweep(t, policies=["fifo", "py_fifo"], frames=[10, 30], progress=False)
+        a = df[df.policy == "fifo"].drop(columns="policy").reset_index(drop=True)
+        b = df[df.policy == "py_fifo"].drop(columns="policy").reset_index(drop=True)
+        assert a.equals(b)
+        # The factory's keyword parameters are the policy's parameters.
+        assert pagesim.simulate(t, "py_fifo", frames=30, batch=1).counters == r.counters
+        with pytest.raises(pagesim.ConfigError, match="unknown parameter 'bach' for policy 'py_fifo': did you mean 'batch'"):
+            pagesim.simulate(t, "py_fifo", frames=30, bach=2)
+        with pytest.raises(pagesim.ConfigError, match="already registered"):
+            pagesim.register_policy("py_fifo", Fifo)
+        with pytest.raises(pagesim.ConfigError, match="built-in"):
+            pagesim.register_policy("lru", Fifo)
+    finally:
+        pagesim.unregister_policy("py_fifo")
+    assert "py_fifo" not in pagesim.policies()
+
+
+def test_clock_like_policy_sees_and_clears_referenced_bits():
+    class SecondChance(pagesim.Policy):
+        def reset(self, num_pages, frames):
+            self.ring = []
+            self.hand = 0
+
+        def on_fault(self, access, view):
+            assert view.resident(access.page) and view.referenced(access.page)
+            assert view.dirty(access.page) == access.write
+            self.ring.insert(self.hand, access.page)
+            self.hand = (self.hand + 1) % len(self.ring)
+
+        def select_victims(self, want, view):
+            while view.test_and_clear_referenced(self.ring[self.hand]):
+                self.hand = (self.hand + 1) % len(self.ring)
+            return [self.ring.pop(self.hand)]
+
+        def on_evict(self, page, view):
+            assert not view.resident(page)
+            if self.ring:
+                self.hand %= len(self.ring)
+
+    t = random_trace(7, length=1500)
+    r = pagesim.simulate(t, SecondChance(), frames=20)
+    assert r["accesses"] == 1500 and r["hits"] + r["faults"] == 1500
+
+
+def test_ticks_and_traits_as_method():
+    class Ticking(OrderedDictLRU):
+        ticks = 0
+
+        def traits(self):
+            return pagesim.PolicyTraits(needs_hits=True, tick_ns=1000)
+
+        def on_tick(self, now, view):
+            self.ticks += 1
+
+    p = Ticking()
+    pagesim.simulate(random_trace(1, length=1000), p, frames=20, cpu_ns=100)
+    assert p.ticks == 100
+
+
+def test_policy_exception_reaches_the_caller_with_its_traceback():
+    class Broken(OrderedDictLRU):
+        def select_victims(self, want, view):
+            raise RuntimeError("out of ideas")
+
+    with pytest.raises(RuntimeError, match="out of ideas") as info:
+        pagesim.simulate(random_trace(1), Broken(), frames=5)
+    assert any(entry.name == "select_victims" for entry in info.traceback)
+
+
+@pytest.mark.parametrize("victims,message", [
+    (lambda self, view: [next(p for p in range(view.num_pages) if not view.resident(p))],
+     r"policy nominated page \d+ \(pid \d+ vpn 0x[0-9a-f]+\), which is not resident \(policy 'Bad', at access #\d+\)"),
+    (lambda self, view: [], r"returned no victim while all 5 frames are in use"),
+    (lambda self, view: [10**9], r"page id 1000000000, which does not exist"),
+    (lambda self, view: [-1], r"select_victims returned page id -1, which does not exist"),
+    (lambda self, view: ["a"], r"select_victims must return page ids \(ints\), got str 'a'"),
+    (lambda self, view: 3, r"select_victims must return an iterable of page ids \(ints\), got int"),
+    (lambda self, view: [self.order.popitem(last=False)[0]] * 2, r"victims when asked for 1"),
+])
+def test_bad_victims_raise_policy_error(victims, message):
+    class Bad(OrderedDictLRU):
+        def select_victims(self, want, view):
+            return victims(self, view)
+
+    with pytest.raises(pagesim.PolicyError, match=message):
+        pagesim.simulate(random_trace(1), Bad(), frames=5)
+    # The interpreter and the engine are fine afterwards.
+    assert pagesim.simulate(random_trace(1), OrderedDictLRU(), frames=5)["accesses"] == 3000
+
+
+def test_missing_callbacks_and_bad_traits_are_config_errors():
+    class Empty(pagesim.Policy):
+        pass
+
+    with pytest.raises(pagesim.ConfigError, match="Empty must implement reset, on_fault, select_victims"):
+        pagesim.simulate(random_trace(1), Empty(), frames=5)
+
+    class BadTraits(OrderedDictLRU):
+        traits = {"needs_hits": True}
+
+    with pytest.raises(pagesim.ConfigError, match="traits must be a pagesim.PolicyTraits, got dict"):
+        pagesim.simulate(random_trace(1), BadTraits(), frames=5)
+
+    with pytest.raises(pagesim.ConfigError, match="unknown parameter 'sede' for policy 'OrderedDictLRU'"):
+        pagesim.simulate(random_trace(1), OrderedDictLRU(), frames=5, sede=1)
+
+
+def test_a_kept_view_is_invalid_after_the_run():
+    class Keeper(OrderedDictLRU):
+        def on_fault(self, access, view):
+            super().on_fault(access, view)
+            self.view = view
+
+    p = Keeper()
+    pagesim.simulate(random_trace(1), p, frames=5)
+    assert not p.view.valid
+    with pytest.raises(pagesim.PolicyError, match="only valid inside a policy callback"):
+        p.view.resident(0)
+
+
+def test_access_fields():
+    seen = []
+
+    class Recorder(OrderedDictLRU):
+        def on_fault(self, access, view):
+            super().on_fault(access, view)
+            seen.append((access.index, access.page, access.write, access.kind, access.next_use))
+
+    t = pagesim.Trace.from_arrays(np.array([5, 6, 5]), writes=np.array([0, 1, 0]))
+    pagesim.simulate(t, Recorder(), frames=1)
+    anon, never = pagesim.PageKind.ANON, pagesim.NEVER
+    assert seen == [(0, 0, False, anon, never), (1, 1, True, anon, never), (2, 0, False, anon, never)]

@@ -1,0 +1,174 @@
+"""Sweeps on the native thread pool: same numbers as single runs, typed errors, Ctrl-C, and
+the GIL released during native work."""
+import pickle
+import signal
+import sys
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pagesim
+from conftest import random_trace
+
+POLICIES = ["lru", "fifo", "clock", "random", "belady"]
+
+
+def test_sweep_equals_single_simulate_calls():
+    traces = {"a": random_trace(1), "b": random_trace(2, length=2000, pages=80, procs=3)}
+    df = pagesim.sweep(traces, policies=POLICIES, fractions=[0.05, 0.2, 0.5], jobs=2, progress=False)
+    assert len(df) == 2 * len(POLICIES) * 3
+    assert list(df.columns[:4]) == ["trace", "policy", "frames", "fraction"]
+    assert set(pagesim.counter_names()) <= set(df.columns)
+    assert list(df.trace.unique()) == ["a", "b"] and list(df.policy.unique()) == POLICIES
+    for row in df.itertuples(index=False):
+        t = traces[row.trace]
+        assert row.frames == max(1, round(row.fraction * t.num_pages))
+        expected = pagesim.simulate(t, row.policy, frames=row.frames).summary()
+        got = row._asdict()
+        assert {k: got[k] for k in expected if k not in ("policy",)} == \
+            {k: v for k, v in expected.items() if k != "policy"}
+
+
+def test_sweep_with_frames_and_policy_params():
+    t = random_trace(3)
+    df = pagesim.sweep([t], policies=["lru", ("random", {"seed": 1}), ("random", {"seed": 2})],
+                       frames=[10, 20], progress=False)
+    assert list(df.policy.unique()) == ["lru", "random(seed=1)", "random(seed=2)"]
+    assert list(df.frames) == [10, 20] * 3
+    assert np.allclose(df.fraction, df.frames / t.num_pages)
+    r = df[(df.policy == "random(seed=2)") & (df.frames == 20)].iloc[0]
+    assert r.faults == pagesim.simulate(t, "random", frames=20, seed=2)["faults"]
+
+
+def test_progress_callback_sees_every_run():
+    calls = []
+    pagesim.sweep(random_trace(1), policies=["lru", "fifo"], frames=[5, 10, 20],
+                  progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1] == (6, 6)
+    assert all(total == 6 and 0 <= done <= 6 for done, total in calls)
+
+
+def test_sweep_errors_are_typed(tmp_path):
+    t = random_trace(1)
+    with pytest.raises(pagesim.ConfigError, match="unknown policy 'lur': did you mean 'lru'"):
+        pagesim.sweep(t, policies=["lru", "lur"], frames=[5], progress=False)
+    with pytest.raises(pagesim.ConfigError, match="unknown parameter 'sede'"):
+        pagesim.sweep(t, policies=["random"], frames=[5], sede=3, progress=False)
+    with pytest.raises(pagesim.ConfigError, match="exactly one of frames"):
+        pagesim.sweep(t, policies=["lru"], progress=False)
+    with pytest.raises(pagesim.ConfigError, match="frames must be integers >= 1"):
+        pagesim.sweep(t, policies=["lru"], frames=[0], progress=False)
+    with pytest.raises(pagesim.ConfigError, match="fractions must be numbers > 0"):
+        pagesim.sweep(t, policies=["lru"], fractions=[-0.5], progress=False)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("R 1\nR 2\nX 3\n")
+    with pytest.raises(pagesim.TraceFormatError, match="bad.txt:3: expected R or W"):
+        pagesim.sweep([str(bad)], policies=["lru"], frames=[5], progress=False)
+    for cls in (pagesim.ConfigError, pagesim.TraceFormatError, pagesim.PolicyError):
+        assert issubclass(cls, ValueError)
+
+
+def test_trace_survives_pickling():
+    t = random_trace(4)
+    u = pickle.loads(pickle.dumps(t, protocol=pickle.HIGHEST_PROTOCOL))
+    for column in ("pages", "flags", "page_procs", "page_vpns", "proc_pids"):
+        assert np.array_equal(getattr(u, column), getattr(t, column))
+    assert pagesim.simulate(u, "clock", frames=20).counters == pagesim.simulate(t, "clock", frames=20).counters
+
+
+def _counts_while(call):
+    """How far a pure-Python thread counted while `call` ran in this thread.
+
+    With a huge switch interval the interpreter never takes the GIL from a thread that holds
+    it, so the counter can only advance during `call` if `call` released the GIL.
+    """
+    counter = [0]
+    stop = threading.Event()
+    started = threading.Event()
+
+    def count():
+        started.set()
+        while not stop.is_set():
+            counter[0] += 1
+            # Blocks briefly without the GIL, so the main thread gets it back when it asks.
+            time.sleep(0.0001)
+
+    interval = sys.getswitchinterval()
+    thread = threading.Thread(target=count, daemon=True)
+    thread.start()
+    started.wait()
+    sys.setswitchinterval(1000.0)
+    try:
+        before = counter[0]
+        call()
+        after = counter[0]
+    finally:
+        sys.setswitchinterval(interval)
+        stop.set()
+        thread.join()
+    return after - before
+
+
+def test_gil_is_released_during_native_replay():
+    t = pagesim._core.generate_zipf(1_000_000, 50_000, 0.9, 0.3, 1)
+    assert _counts_while(lambda: pagesim.simulate(t, "lru", frames=5_000)) > 0
+    assert _counts_while(lambda: pagesim.sweep(t, policies=["fifo"], frames=[5_000], progress=False)) > 0
+
+
+def test_gil_check_would_see_a_call_that_holds_the_gil():
+    # The check itself: a pure-Python busy loop of the same kind holds the GIL throughout.
+    def busy():
+        x = 0
+        for i in range(2_000_000):
+            x += i
+    assert _counts_while(busy) == 0
+
+
+def _long_sweep_args():
+    t = pagesim._core.generate_zipf(200_000, 20_000, 0.9, 0.3, 1)
+    return t, dict(policies=["lru", "fifo", "clock"], frames=list(range(100, 20_000, 100)), jobs=2)
+
+
+def test_keyboard_interrupt_from_progress_stops_the_sweep():
+    t, kw = _long_sweep_args()
+    seen = []
+
+    def progress(done, total):
+        seen.append(done)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        pagesim.sweep(t, progress=progress, **kw)
+    assert len(seen) == 2 and seen[-1] < 3 * len(kw["frames"])
+    # Usable afterwards, native threads included.
+    df = pagesim.sweep(t, policies=["lru"], frames=[100, 200], progress=False)
+    assert len(df) == 2
+
+
+def test_sigint_stops_the_sweep():
+    t, kw = _long_sweep_args()
+    calls = []
+    timer = threading.Timer(0.3, signal.raise_signal, args=(signal.SIGINT,))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pagesim.sweep(t, progress=lambda done, total: calls.append(done), **kw)
+    finally:
+        timer.cancel()
+    assert calls and calls[-1] < 3 * len(kw["frames"])
+    assert pagesim.simulate(t, "lru", frames=100)["accesses"] == 200_000
+
+
+def test_result_summary_and_to_frame():
+    t = random_trace(2)
+    r = pagesim.simulate(t, "lru", frames=30)
+    s = r.summary()
+    assert list(s)[:2] == ["policy", "frames"] and s["faults"] == r["faults"]
+    assert all(isinstance(v, (int, float, str, bool)) for v in s.values())
+    f = r.to_frame()
+    assert isinstance(f, pd.DataFrame) and len(f) == t.num_procs
+    assert f.faults.sum() == r["faults"] and list(f.pid) == list(t.proc_pids)
