@@ -1,0 +1,283 @@
+// Kernel policies (policies/active_inactive.cpp, rmap_aging.cpp, linux24_vscan.cpp,
+// freebsd.cpp, mglru.cpp): each mechanism traced by hand, the state after each step in a
+// comment; expected numbers are worked out in the comments, never copied from a run.
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "helpers.hpp"
+
+namespace pagesim {
+// Test hooks defined beside each policy (the classes themselves are private to their files).
+std::int64_t probe_active_inactive(const Policy& policy, PageId page);
+std::int64_t probe_rmap_aging(const Policy& policy, PageId page);
+}  // namespace pagesim
+
+namespace pagesim::test {
+namespace {
+
+// A policy instance replayed through the engine, kept for probing its final state.
+struct Replayed {
+  std::unique_ptr<Policy> policy;
+  Result result;
+};
+
+Replayed replay(const Trace& t, const std::string& name, std::int64_t frames, Params params = {}) {
+  params.set("frames", frames);
+  auto policy = Registry::instance().get(name).make(params);
+  Result r = simulate(t, *policy, params, name);
+  return {std::move(policy), std::move(r)};
+}
+
+// A trace of one pid's file pages (read() page cache) from page numbers.
+Trace file_trace(const std::vector<std::uint64_t>& pages) {
+  TraceBuilder b;
+  for (std::uint64_t p : pages) b.add(1, p, false, PageKind::kFile);
+  return std::move(b).build();
+}
+
+// Drives a policy by hand, playing the engine: page table bits, residency, ticks.
+class Driver {
+ public:
+  Driver(const Trace& trace, const std::string& name, std::size_t frames, Params params)
+      : trace_(trace), frames_(frames), bits_(trace.num_pages(), 0) {
+    params.set("frames", static_cast<std::int64_t>(frames));
+    policy_ = Registry::instance().get(name).make(params);
+    policy_->reset(trace.num_pages(), frames);
+  }
+  PageTableView view() { return PageTableView(bits_.data(), &trace_, frames_, &resident_); }
+  // Faults page p in (no reclaim: the tests keep memory below `frames` when they use this).
+  void fault(PageId p, bool write = false) {
+    bits_[p] = static_cast<std::uint8_t>(page_bits::kResident | page_bits::kSeen |
+                                         page_bits::kReferenced | (write ? page_bits::kDirty : 0));
+    ++resident_;
+    policy_->on_fault(access(p, write), view());
+  }
+  void touch(PageId p, bool write = false) {
+    bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kReferenced |
+                                         (write ? page_bits::kDirty : 0));
+    policy_->on_hit(access(p, write), view());
+  }
+  // Sets the pte young bit without an on_hit call (a mapped page touched by the CPU).
+  void young(PageId p) { bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kReferenced); }
+  void tick() { policy_->on_tick(now_ += 1'000'000'000, view()); }
+  std::vector<PageId> reclaim(std::size_t want) {
+    VictimList out;
+    policy_->select_victims(want, view(), out);
+    for (PageId v : out) {
+      bits_[v] = static_cast<std::uint8_t>(bits_[v] & ~(page_bits::kResident | page_bits::kDirty |
+                                                        page_bits::kReferenced));
+      --resident_;
+      policy_->on_evict(v, view());
+    }
+    return out;
+  }
+  const Policy& policy() const { return *policy_; }
+
+ private:
+  Access access(PageId p, bool write) const {
+    Access a;
+    a.page = p;
+    a.proc = trace_.page_proc(p);
+    a.write = write;
+    a.kind = trace_.page_kind(p);
+    return a;
+  }
+  const Trace& trace_;
+  std::size_t frames_;
+  std::vector<std::uint8_t> bits_;
+  std::size_t resident_ = 0;
+  Tick now_ = 0;
+  std::unique_ptr<Policy> policy_;
+};
+
+// ---- active_inactive -------------------------------------------------------------------
+
+// probe_active_inactive: list (0 inactive anon, 1 active anon, 2 inactive file, 3 active
+// file) + 4 if PG_referenced.
+constexpr std::int64_t kInactiveFileRef = 2 + 4;
+constexpr std::int64_t kActiveFile = 3;
+constexpr std::int64_t kActiveFileRef = 3 + 4;
+
+TEST_CASE("active_inactive: a file page is promoted on its second touch, not its first") {
+  // Pages: A=0 B=1 (dense ids in order of first touch). mark_page_accessed on every access.
+  // A* inactive,ref   A  active,unref   B* inactive,ref   A active,ref
+  const Trace t = file_trace({10, 10, 11, 10});
+  const auto r = replay(t, "active_inactive", 4);
+  CHECK(probe_active_inactive(*r.policy, 1) == kInactiveFileRef);  // B: one touch, still inactive
+  CHECK(probe_active_inactive(*r.policy, 0) == kActiveFileRef);    // A: promoted, then touched
+  const auto two = replay(file_trace({10, 10}), "active_inactive", 4);
+  CHECK(probe_active_inactive(*two.policy, 0) == kActiveFile);     // promotion clears PG_ref
+}
+
+TEST_CASE("active_inactive: a twice-touched page outlives newer once-touched pages") {
+  // 3 frames. A A B C D A (file pages).
+  // A* inact[A'] ; A: active[A] ; B* inact[B' A..] -> inact[B'] ; C* inact[C' B']
+  // D*: inactive 2 * ratio 1 < active 1? no -> shrink_page_list on the inactive tail B:
+  //     unmapped, so reclaimed although referenced (use-once)        inact[D' C'] act[A]
+  // A: hit.                                                         -> 4 faults
+  // LRU: A* A B* C* D* (evicts A) A* (evicts B)                      -> 5 faults
+  const Trace t = file_trace({1, 1, 2, 3, 4, 1});
+  CHECK(run(t, "active_inactive", 3).faults == 4);
+  CHECK(run(t, "lru", 3).faults == 5);
+  // Touched once, A is the oldest inactive page and goes first: A B C D A -> 5 faults.
+  CHECK(run(file_trace({1, 2, 3, 4, 1}), "active_inactive", 3).faults == 5);
+}
+
+TEST_CASE("active_inactive workingset: a refault within the distance is activated") {
+  // 4 frames, file pages A..F = ids 0..5, nonresident_age in braces.
+  // A* inact,ref {0}; A: activate {1} act[A]; B* C* D* inact[D' C' B'] (4 resident)
+  // E*: inactive 3 < active 1? no: evict tail B {2}, shadow[B]=2      inact[E' D' C']
+  // B*: first reclaim evicts C {3}, shadow[C]=3; refault distance 3-2 = 1
+  //     workingset size = active file 1 + active anon 0 + inactive anon 0 = 1
+  //     1 <= 1 -> B inserted active {4}, then mark_page_accessed: active,ref
+  const Trace t = file_trace({1, 1, 2, 3, 4, 5, 2});
+  const auto on = replay(t, "active_inactive", 4, Params{{"workingset", true}});
+  CHECK(probe_active_inactive(*on.policy, 1) == kActiveFileRef);
+  CHECK(probe_active_inactive(*on.policy, 2) == -1);  // C was the victim
+  // Without workingset B comes back inactive (referenced by the faulting read).
+  const auto off = replay(t, "active_inactive", 4);
+  CHECK(probe_active_inactive(*off.policy, 1) == kInactiveFileRef);
+}
+
+TEST_CASE("active_inactive workingset: a refault beyond the distance stays inactive") {
+  // As above, one more eviction between B's eviction and its refault:
+  // E*: evict B {2} shadow[B]=2; F*: evict C {3}  inact[F' E' D']
+  // B*: evict D {4}; distance 4-2 = 2 > workingset size 1 -> inactive (then referenced)
+  const Trace t = file_trace({1, 1, 2, 3, 4, 5, 6, 2});
+  const auto on = replay(t, "active_inactive", 4, Params{{"workingset", true}});
+  CHECK(probe_active_inactive(*on.policy, 1) == kInactiveFileRef);
+  CHECK(probe_active_inactive(*on.policy, 3) == -1);  // D was the victim
+}
+
+// Hot set: pid 1, 50 file pages, read twice (warm-up). Then a one-time scan of 1000 file pages
+// by pid 2, with one hot access after every 2 scanned pages (500 hot accesses, hot page
+// k mod 50 at the k-th). 100 frames.
+Trace hot_set_and_scan(PageKind hot_kind, PageKind scan_kind) {
+  TraceBuilder b;
+  for (int round = 0; round < 2; ++round) {
+    for (std::uint64_t h = 0; h < 50; ++h) b.add(1, h, false, hot_kind);
+  }
+  for (std::uint64_t k = 0; k < 500; ++k) {
+    b.add(2, 2 * k, false, scan_kind);
+    b.add(2, 2 * k + 1, false, scan_kind);
+    b.add(1, k % 50, false, hot_kind);
+  }
+  return std::move(b).build();
+}
+
+TEST_CASE("hot set + one-time scan: lru 525 hot-set faults, active_inactive 50") {
+  // LRU: the k-th hot access in the scan phase finds 49 other hot pages and 2(k+1) scanned
+  // pages used since its previous access; it faults when those are >= 100 frames:
+  // 51 + 2k >= 100 <=> k >= 25 (k < 50); for k >= 50: 49 + 100 = 149 -> fault.
+  // Hot faults = 50 cold + (500 - 25) = 525.
+  // active_inactive: the warm-up activates all 50 hot pages (second touch). The scan fills
+  // the other 50 frames with inactive pages; each later scan fault reclaims the inactive
+  // tail (a scanned page: unmapped, reclaimed although referenced). inactive 50 * ratio 1
+  // < active 50 never holds, so the active list is never scanned: 50 cold faults only.
+  const Trace t = hot_set_and_scan(PageKind::kFile, PageKind::kFile);
+  Params p{{"frames", std::int64_t{100}}};
+  const Result lru = simulate(t, "lru", p);
+  const Result ai = simulate(t, "active_inactive", Params{{"frames", std::int64_t{100}}});
+  REQUIRE(lru.proc_pids[0] == 1);
+  CHECK(lru.per_proc[0].faults == 525);
+  CHECK(ai.per_proc[0].faults == 50);
+  // The scan costs both the same: 1000 cold faults.
+  CHECK(lru.per_proc[1].faults == 1000);
+  CHECK(ai.per_proc[1].faults == 1000);
+}
+
+TEST_CASE("hot anonymous set + file scan: active_inactive keeps the hot set (swappiness)") {
+  // Hot anon pages are inserted active (2.6.20) and their pte young bits keep them there;
+  // scanned file pages are never rotated, so get_scan_count's balance scans mostly file:
+  // ap = 61 * (scanned_anon+1)/(rotated_anon+1) stays small against fp = 141 * (scanned_file
+  // + 1). A hot page is lost only when anon scanning reaches it twice between its accesses.
+  // LRU loses it 475 times as above. Bound: fewer than a tenth of LRU's 525.
+  const Trace t = hot_set_and_scan(PageKind::kAnon, PageKind::kFile);
+  const Result lru = simulate(t, "lru", Params{{"frames", std::int64_t{100}}});
+  const Result ai = simulate(t, "active_inactive", Params{{"frames", std::int64_t{100}}});
+  CHECK(lru.per_proc[0].faults == 525);
+  CHECK(ai.per_proc[0].faults < 525 / 10);
+  CHECK(ai.per_proc[0].faults >= 50);  // the cold faults
+  MESSAGE("active_inactive hot-set faults (anon hot, file scan): " << ai.per_proc[0].faults);
+}
+
+TEST_CASE("active_inactive rejects bad parameters") {
+  const Trace t = file_trace({1});
+  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"swappiness", std::int64_t{201}}}),
+                  ConfigError);
+  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"inactive_ratio", std::int64_t{0}}}),
+                  ConfigError);
+  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"anon_insert", std::string("lru")}}),
+                  ConfigError);
+}
+
+// ---- rmap_aging ------------------------------------------------------------------------
+
+// Ages of one anonymous page scanned by background aging (background_priority 0: every tick
+// scans the whole active list). The fault sets PG_referenced (mark_page_accessed) and the pte
+// young bit, so the first scan sees a reference; `referenced_scans` - 1 more scans find the
+// young bit set again, then `idle` scans find nothing. Returns the probe: age + 256 * list.
+std::int64_t age_after(const std::string& aging, int referenced_scans, int idle) {
+  TraceBuilder b;
+  b.add(1, 0, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "rmap_aging", 8,
+           Params{{"aging", aging}, {"background_priority", std::int64_t{0}}});
+  d.fault(0);
+  for (int s = 0; s < referenced_scans; ++s) {
+    if (s > 0) d.young(0);
+    d.tick();
+  }
+  for (int s = 0; s < idle; ++s) d.tick();
+  return probe_rmap_aging(d.policy(), 0);
+}
+
+constexpr std::int64_t kInactiveDirtyList = 256;
+
+TEST_CASE("rmap_aging linear: referenced on three scans, then idle") {
+  // PAGE_AGE_START 5; age_up +3 (cap 64); age_down -1; deactivated when the age reaches 0.
+  // 5 -> 8 -> 11 -> 14, then 14 - k after k idle scans.
+  CHECK(age_after("linear", 3, 0) == 14);
+  CHECK(age_after("linear", 3, 1) == 13);
+  CHECK(age_after("linear", 3, 5) == 9);
+  CHECK(age_after("linear", 3, 13) == 1);
+  CHECK(age_after("linear", 3, 14) == kInactiveDirtyList + 0);  // deactivated at 0
+  // Capped: 5 + 3 * 25 = 80 -> 64, then 10 idle scans -> 54.
+  CHECK(age_after("linear", 25, 10) == 54);
+}
+
+TEST_CASE("rmap_aging exponential (2.4.0): referenced on three scans, then idle") {
+  // PAGE_AGE_START 2, +3: 2 -> 5 -> 8 -> 11; halving: 11 -> 5 -> 2 -> 1 -> 0 (deactivated).
+  CHECK(age_after("exponential", 3, 0) == 11);
+  CHECK(age_after("exponential", 3, 1) == 5);
+  CHECK(age_after("exponential", 3, 2) == 2);
+  CHECK(age_after("exponential", 3, 3) == 1);
+  CHECK(age_after("exponential", 3, 4) == kInactiveDirtyList + 0);
+  // Capped at 64: 2 + 3 * 25 -> 64, then 64 -> 32 -> 16.
+  CHECK(age_after("exponential", 25, 2) == 16);
+}
+
+TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted the second time") {
+  // Anonymous pages A (written) and B (read), both aged down to inactive_dirty by hand:
+  // fault (age 5, PG_ref + young) -> 1 referenced scan (8) -> 8 idle scans -> age 0,
+  // deactivated; A then B, B nearer the head. inactive_dirty (head..tail): [B A]
+  // reclaim 1: launder A (tail): unmapped, dirty, first time -> requeued [A B]
+  //            launder B: unmapped, clean -> inactive_clean; reclaim_page -> B is the victim
+  // reclaim 1: launder A: second time -> victim
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "rmap_aging", 8, Params{{"background_priority", std::int64_t{0}}});
+  d.fault(0, true);
+  d.fault(1);
+  for (int s = 0; s < 9; ++s) d.tick();
+  REQUIRE(probe_rmap_aging(d.policy(), 0) == kInactiveDirtyList);
+  REQUIRE(probe_rmap_aging(d.policy(), 1) == kInactiveDirtyList);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+}
+
+}  // namespace
+}  // namespace pagesim::test
