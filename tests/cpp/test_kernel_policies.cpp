@@ -199,7 +199,6 @@ TEST_CASE("hot anonymous set + file scan: active_inactive keeps the hot set (swa
   CHECK(lru.per_proc[0].faults == 525);
   CHECK(ai.per_proc[0].faults < 525 / 10);
   CHECK(ai.per_proc[0].faults >= 50);  // the cold faults
-  MESSAGE("active_inactive hot-set faults (anon hot, file scan): " << ai.per_proc[0].faults);
 }
 
 TEST_CASE("active_inactive rejects bad parameters") {
@@ -277,6 +276,59 @@ TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted 
   REQUIRE(probe_rmap_aging(d.policy(), 1) == kInactiveDirtyList);
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
+}
+
+}  // namespace
+}  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+// ---- linux24_vscan ---------------------------------------------------------------------
+
+TEST_CASE("linux24_vscan: swap_out walks a process in virtual-address order, then the next") {
+  // Anonymous pages, ids in order of first touch: pid 1: 0=vpn5 1=vpn3 2=vpn9, pid 2: 3=vpn7
+  // 4=vpn2, then pid 1: 5=vpn100, pid 2: 6=vpn50. 5 frames. Walk order: pid 1 [3 5 9 100],
+  // pid 2 [2 7 50]. ' = PG_referenced, y = pte young; lists head..tail.
+  // Faults 0..4: each inactive head then mark_page_accessed: inactive [4'y 3'y 2'y 1'y 0'y].
+  // Reclaim 1: prio 6 max_scan 5/6 = 0. prio 5: max_scan 1, max_mapped min(32, 0) = 0:
+  //   tail 0 is mapped -> swap_out. pid 1 from vpn 3: 1 young -> mark_page_accessed ->
+  //   active (PG_ref was set), 0 and 2 likewise, 100 absent; pid 2: 4, 3 -> active;
+  //   pid 1 again: all active. Fails (3 = nprocs + 1 process visits).
+  //   prio 4: refill_inactive(1 * 5 / ((0+1)*2) = 2): active [3 4 2 0 1]: 1, 0 -> inactive
+  //   with PG_ref set: inactive [0' 1']. max_scan 2/4 = 0. prio 3: refill 1*3/6 = 0, scan 0.
+  //   prio 2: max_scan 1: tail 1 mapped -> swap_out: pid 1's hand is at its end -> pid 2:
+  //   4, 3 active; pid 1 from the start: vpn 3 (page 1) not young, not active -> VICTIM 1.
+  // Fault 5 (vpn 100): inactive [5'y 0']. Reclaim 2: nothing until prio 2, then swap_out
+  //   continues pid 1 after vpn 3: vpn 5 (page 0) not young, inactive -> VICTIM 0.
+  // Fault 6 (pid 2 vpn 50): inactive [6'y 5'y]. Reclaim 3: prio 2: swap_out from vpn 9:
+  //   page 2 active; 5 young -> active; pid 2: 4, 3 active, 6 young -> active; pid 1: all
+  //   active. prio 1: refill(1 * 5 / 2 = 2): active [6 5 3 4 2]: 2, 4 -> inactive
+  //   [4' 2']; shrink_cache: tail 2 mapped -> swap_out: pid 1 at its end -> pid 2 from
+  //   vpn 2: page 4 not young, inactive -> VICTIM 4.
+  // (LRU would evict 0, 1, 2: pid 1's pages in order of use.)
+  TraceBuilder b;
+  for (auto [pid, vpn] : std::vector<std::pair<int, int>>{{1, 5}, {1, 3}, {1, 9}, {2, 7}, {2, 2},
+                                                          {1, 100}, {2, 50}}) {
+    b.add(static_cast<std::uint64_t>(pid), static_cast<std::uint64_t>(vpn), false);
+  }
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_vscan", 5, Params{});
+  for (PageId p = 0; p < 5; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  d.fault(5);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.fault(6);
+  CHECK(d.reclaim(1) == std::vector<PageId>{4});
+}
+
+TEST_CASE("linux24_vscan: shrink_cache reclaims file pages without checking PG_referenced") {
+  // File pages A B C, 3 frames; A read twice (inactive,ref -> active), B and C once.
+  // D*: prio 6: refill(1 * 1 / ((2+1)*2) = 0); max_scan 2/6 = 0; prio 5, 4, 3: 2/p = 0;
+  // prio 2: max_scan 1: tail B is not mapped -> reclaimed although referenced.
+  // A B C D B -> B faults again: 5 faults; A stays.
+  const Trace t = file_trace({1, 1, 2, 3, 4, 2, 1});
+  CHECK(run(t, "linux24_vscan", 3).faults == 5);
 }
 
 }  // namespace
