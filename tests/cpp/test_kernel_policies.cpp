@@ -333,3 +333,69 @@ TEST_CASE("linux24_vscan: shrink_cache reclaims file pages without checking PG_r
 
 }  // namespace
 }  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+// ---- freebsd ---------------------------------------------------------------------------
+
+TEST_CASE("freebsd: a dirty page goes round the inactive queue twice before laundering") {
+  // 8 frames (v_inactive_target 8/3 = 2). Anonymous A (written) and B (read).
+  // Faults: vm_page_activate, act_count 5, pte young set. Active (head..tail) [A B].
+  // Reclaim 1: inactive empty. Active scan (page_shortage 1 + 2): A young -> act 5+3+1 = 9,
+  //   B likewise. Following rounds: no reference, act 9 -> 8 -> ... -> 0 on the 9th: both
+  //   deactivated, inactive [A B]. Inactive scan, pass 0: A dirty, no PG_WINATCFLS -> set it,
+  //   requeue [B A]; B clean -> cached: VICTIM B.
+  // Reclaim 2: A dirty with PG_WINATCFLS -> laundered: VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  for (std::int64_t algorithm : {0, 1}) {
+    // pageout_algorithm=1 deactivates at the first unreferenced scan (act 8): same victims.
+    CAPTURE(algorithm);
+    Driver d(t, "freebsd", 8, Params{{"pageout_algorithm", algorithm}});
+    d.fault(0, true);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  }
+}
+
+TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while a clean one exists") {
+  // 8 frames. A anonymous written (id 0), F file (id 1), G file (id 2, faulted later).
+  // Faults A, F: active [A F], A young, F PG_REFERENCED.
+  // Reclaim 1: both go 5 -> 9 (referenced) -> ... -> 0 together, inactive [A F];
+  //   pass 0: A dirty -> PG_WINATCFLS, requeue [F A]; F clean: VICTIM F.
+  // Fault G: active [G], act 5, PG_REFERENCED.
+  // Reclaim 2 without defer: A (flag set) is laundered: VICTIM A.
+  // Reclaim 2 with defer: G is resident and clean, so swap pageouts are not ok: A requeued
+  //   each pass; the active scan (shortage 1 + 1) ages G 5 -> 9 -> ... -> 0, deactivates it,
+  //   and the next inactive scan requeues A and caches G: VICTIM G.
+  // Reclaim 3 with defer: only A is resident: VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false, PageKind::kFile);
+  b.add(1, 2, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  {
+    Driver d(t, "freebsd", 8, Params{});
+    d.fault(0, true);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    d.fault(2);
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  }
+  {
+    Driver d(t, "freebsd", 8, Params{{"defer_swapspace_pageouts", true}});
+    d.fault(0, true);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    d.fault(2);
+    CHECK(d.reclaim(1) == std::vector<PageId>{2});
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  }
+}
+
+}  // namespace
+}  // namespace pagesim::test
