@@ -11,6 +11,7 @@ namespace pagesim {
 // Test hooks defined beside each policy (the classes themselves are private to their files).
 std::int64_t probe_active_inactive(const Policy& policy, PageId page);
 std::int64_t probe_rmap_aging(const Policy& policy, PageId page);
+std::int64_t probe_mglru(const Policy& policy, PageId page);
 }  // namespace pagesim
 
 namespace pagesim::test {
@@ -394,6 +395,64 @@ TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while 
     d.fault(2);
     CHECK(d.reclaim(1) == std::vector<PageId>{2});
     CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  }
+}
+
+}  // namespace
+}  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+// ---- mglru -----------------------------------------------------------------------------
+
+TEST_CASE("mglru: aging moves young pages to max_seq, eviction takes the oldest generation") {
+  // Anonymous pages A..E = ids 0..4, 8 frames. Start: max_seq 3, min_seq 0 (both types).
+  // probe = seq * 8 + tier. Lists head..tail; y = pte young.
+  // Faults A B C D: fault context -> max_seq 3: gen3 [Dy Cy By Ay].
+  // Reclaim 1: try_to_inc_min_seq: gens 0, 1 empty -> min_seq 2 (2 + 2 > 3 stops it).
+  //   should_run_aging: 2 + MIN_NR_GENS > 3 -> age: walk tail first A B C D, all young ->
+  //   head of gen3, cleared: gen3 [D C B A]; max_seq 4. min_seq -> 3 (gen2 empty).
+  //   Type: min_seq equal, no refaults -> get_type_to_scan picks file, which is empty ->
+  //   anon, tier_idx 3 (nothing protected). Tail of gen3: A, not young -> VICTIM A.
+  // Touch B (young). Fault E -> gen4 [Ey].
+  // Reclaim 2: 3 + 2 > 4 -> age: B young -> gen4 [B E]; E young -> gen4 [E B]; C, D stay
+  //   in gen3 [D C]; max_seq 5. Tail of gen3: C -> VICTIM C.
+  //   Now D is in seq 3, B and E in seq 4.
+  // Touch D (young). Reclaim 3: 3 generations, young (seq 5) 0 * 2 > 3? no; old (seq 3)
+  //   1 * 4 < 3? no -> no aging. Tail of gen3: D has a young pte -> activated to max_seq 5.
+  //   gen3 empty -> min_seq 4. Tail of gen4: B, not young -> VICTIM B.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 5; ++v) b.add(1, v, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "mglru", 8, Params{});
+  for (PageId p = 0; p < 4; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.touch(1);
+  d.fault(4);
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(probe_mglru(d.policy(), kNoPage) == 5);   // max_seq
+  CHECK(probe_mglru(d.policy(), 3) == 3 * 8);     // D: seq 3, tier 0
+  CHECK(probe_mglru(d.policy(), 1) == 4 * 8);     // B: seq 4
+  CHECK(probe_mglru(d.policy(), 4) == 4 * 8);     // E: seq 4
+  d.touch(3);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_mglru(d.policy(), 3) == 5 * 8);     // D activated to max_seq
+}
+
+TEST_CASE("mglru: file reads set referenced, then workingset, then 2-bit refs (tiers)") {
+  // A file page read() k times: refs + workingset = 0, 1, 2, 3, 4, 4 for k = 1..6;
+  // tier = order_base_2(that + 1) = 0, 1, 2, 2, 3, 3. Inserted at min_seq + 1 = 1
+  // (min_seq 0 + MIN_NR_GENS < max_seq 3).
+  TraceBuilder b;
+  for (std::uint64_t page = 0; page < 6; ++page) {
+    for (std::uint64_t k = 0; k <= page; ++k) b.add(1, page, false, PageKind::kFile);
+  }
+  const auto r = replay(std::move(b).build(), "mglru", 8);
+  const std::int64_t expected_tier[6] = {0, 1, 2, 2, 3, 3};
+  for (PageId p = 0; p < 6; ++p) {
+    CAPTURE(p);
+    CHECK(probe_mglru(*r.policy, p) == 1 * 8 + expected_tier[p]);
   }
 }
 
