@@ -42,6 +42,9 @@ class Driver {
  public:
   Driver(const Trace& trace, const std::string& name, std::size_t frames, Params params)
       : trace_(trace), frames_(frames), bits_(trace.num_pages(), 0) {
+    for (PageId p = 0; p < trace.num_pages(); ++p) {
+      if (trace.page_kind(p) == PageKind::kFile) bits_[p] = page_bits::kFile;
+    }
     params.set("frames", static_cast<std::int64_t>(frames));
     policy_ = Registry::instance().get(name).make(params);
     policy_->reset(trace.num_pages(), frames);
@@ -49,7 +52,7 @@ class Driver {
   PageTableView view() { return PageTableView(bits_.data(), &trace_, frames_, &resident_); }
   // Faults page p in (no reclaim: the tests keep memory below `frames` when they use this).
   void fault(PageId p, bool write = false) {
-    bits_[p] = static_cast<std::uint8_t>(page_bits::kResident | page_bits::kSeen |
+    bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kResident | page_bits::kSeen |
                                          page_bits::kReferenced | (write ? page_bits::kDirty : 0));
     ++resident_;
     policy_->on_fault(access(p, write), view());
