@@ -69,6 +69,12 @@ class FreeBsd final : public Policy {
 
   PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
 
+  // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
+  // benefits from having the page's list node in cache.
+  void prefetch(PageId p, int stage) const {
+    if (stage == 0) lists_.prefetch(p, 0);
+  }
+
   void reset(std::size_t num_pages, std::size_t frames) override {
     lists_.reset(num_pages, 2);
     act_count_.assign(num_pages, 0);

@@ -89,6 +89,12 @@ class RmapAging final : public Policy {
     return t;
   }
 
+  // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
+  // benefits from having the page's list node in cache.
+  void prefetch(PageId p, int stage) const {
+    if (stage == 0) lists_.prefetch(p, 0);
+  }
+
   void reset(std::size_t num_pages, std::size_t /*frames*/) override {
     lists_.reset(num_pages, 3);
     age_.assign(num_pages, 0);
