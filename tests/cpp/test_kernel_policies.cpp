@@ -443,6 +443,42 @@ TEST_CASE("mglru: aging moves young pages to max_seq, eviction takes the oldest 
   CHECK(probe_mglru(d.policy(), 3) == 5 * 8);     // D activated to max_seq
 }
 
+TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction") {
+  // File pages H, C1..C4 = ids 0..4; swappiness 1 (file first, tier_idx from get_tier_idx:
+  // gains 1 for tier 0, 2 for the others); min_lru_batch 1. All pages sit in seq 1: after
+  // min_seq moves 0 -> 1, min_seq + 2 >= max_seq 3, so read pages are inserted at min_seq.
+  // No aging: 3 generations, young (seq 3) empty, old (seq 1) holds everything.
+  // positive_ctrl_err(sp, pv) = pv.refaulted < 1 || pv.refaulted * (sp.total + 1) * 1
+  //                                                  <= (sp.refaulted + 1) * pv.total * 2
+  // H read twice (referenced, workingset: tier 1), C1 C2 C3 read once: gen1 [C3 C2 C1 H].
+  // Reclaim 1: no refaults yet, tier_idx 3: tail H evicted, shadow (seq 1, refs 1), evicted[1] 1.
+  // H read again: refault in min_seq 1 -> refaulted[1] = 1; read twice -> tier 1 again.
+  // C4 read: gen1 [C4 H C3 C2 C1].
+  // Reclaim 2: tier 0 total 0: 1 * 1 <= 1 * 1 * 2 -> not protected: C1 evicted (evicted[0] 1).
+  // Reclaim 3: 1 * 2 <= 2 -> C2 evicted (evicted[0] 2).
+  // Reclaim 4: 1 * 3 <= 2 fails -> tier_idx 0, but the tail C3 is tier 0: evicted.
+  // Reclaim 5: tail H, tier 1 > 0 -> protected: tail of seq 2, refs cleared, protected[1] 1;
+  //   then tier 1's total is 2: 1 * 4 <= 1 * 2 * 2 -> tier_idx 3; C4 evicted.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 5; ++v) b.add(1, v, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "mglru", 16,
+           Params{{"swappiness", std::int64_t{1}}, {"min_lru_batch", std::int64_t{1}}});
+  d.fault(0);
+  d.touch(0);
+  for (PageId p = 1; p <= 3; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.fault(0);
+  d.touch(0);
+  d.fault(4);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
+  CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 1);  // H: seq 1, tier 1
+  CHECK(d.reclaim(1) == std::vector<PageId>{4});
+  CHECK(probe_mglru(d.policy(), 0) == 2 * 8 + 0);  // H protected: seq 2, refs cleared
+}
+
 TEST_CASE("mglru: file reads set referenced, then workingset, then 2-bit refs (tiers)") {
   // A file page read() k times: refs + workingset = 0, 1, 2, 3, 4, 4 for k = 1..6;
   // tier = order_base_2(that + 1) = 0, 1, 2, 2, 3, 3. Inserted at min_seq + 1 = 1
