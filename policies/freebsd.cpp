@@ -1,0 +1,230 @@
+// FreeBSD ~5.0 page daemon: act_count aging on the active queue, an inactive queue scanned
+// for clean pages first, dirty pages cycled twice before laundering.
+//
+// Sources: FreeBSD 5.0 sys/vm/vm_pageout.c vm_pageout_scan (inactive and active queue scans,
+// PG_WINATCFLS, defer_swapspace_pageouts, vm_pageout_algorithm), sys/vm/vm_page.c
+// vm_page_activate / vm_page_deactivate, sys/vm/vm_page.h ACT_DECLINE 1, ACT_ADVANCE 3,
+// ACT_INIT 5, ACT_MAX 64. See /work/shared/reference/linux-reclaim.md section 5.
+//
+// Page model. Anonymous pages are mapped: pmap_ts_referenced() is the pte young bit (0 or 1
+// reference). File pages are used through read()/write(): every access sets PG_REFERENCED
+// (the buffer cache does), their pte young bit is ignored. A faulted page is activated
+// (vm_fault -> vm_page_activate): active queue, act_count = ACT_INIT.
+// Queues are FIFO: pages enter at the tail, scans start at the head (the oldest page).
+//
+//   vm_page_activate: act_count = max(act_count, ACT_INIT); to the active tail
+//
+//   inactive scan (vm_pageout_scan), from the head, until the victims wanted are found:
+//     if (PG_REFERENCED) { clear; actcount = pmap_ts_referenced; vm_page_activate;
+//                          act_count += actcount + ACT_ADVANCE + 1; continue }
+//     if (actcount = pmap_ts_referenced) { vm_page_activate; act_count += actcount +
+//                          ACT_ADVANCE; continue }
+//     if (clean) vm_page_cache -> victim (the cache queue is as good as free)
+//     else if (!(flags & PG_WINATCFLS) && pass == 0) { set PG_WINATCFLS; requeue }
+//                          -- dirty pages go round twice before they are laundered
+//     else if (anonymous && !swap_pageouts_ok) requeue   -- defer_swapspace_pageouts
+//     else vm_pageout_clean -> victim (the engine writes the page; FreeBSD would cycle the
+//                          now clean page once more before freeing it)
+//   active scan, from the head, at most one pass, while page_shortage > 0 (the victims still
+//   wanted + what the inactive queue lacks of its target; each deactivation counts one):
+//     actcount = PG_REFERENCED (cleared) + pmap_ts_referenced
+//     if (actcount) { act_count = min(act_count + ACT_ADVANCE + actcount, ACT_MAX); requeue }
+//     else { act_count -= min(act_count, ACT_DECLINE);
+//            if (vm_pageout_algorithm || act_count == 0) vm_page_deactivate (inactive tail)
+//            else requeue }
+//   reclaim: repeat { inactive scan; active scan } until enough victims; `pass` counts the
+//   inactive scans that came up short (the daemon's pass; 0 on each new reclaim).
+//
+// Simplifications:
+//   - v_inactive_target = frames / 3 (at least 1).
+//   - defer_swapspace_pageouts: swap_pageouts_ok = !defer || vm_page_count_min(), and
+//     vm_page_count_min() ("free memory below v_free_min") is approximated by "every resident
+//     page is a dirty anonymous page": while a clean or file page is resident, reclaim ages
+//     it down and frees it rather than write an anonymous page to swap.
+//   - vm_pageout_algorithm=1 (parameter pageout_algorithm=1): deactivate on the first
+//     unreferenced active scan (plain LRU-like), as the sysctl.
+//   - Laundering clusters (up to 16 adjacent dirty pages of an object) are not modelled.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "pagesim/page_list.hpp"
+#include "pagesim/registry.hpp"
+
+namespace pagesim {
+namespace {
+
+constexpr std::size_t kActive = 0;
+constexpr std::size_t kInactive = 1;
+constexpr int kActDecline = 1;
+constexpr int kActAdvance = 3;
+constexpr int kActInit = 5;
+constexpr int kActMax = 64;
+
+class FreeBsd final : public Policy {
+ public:
+  explicit FreeBsd(const Params& params)
+      : defer_swapspace_pageouts_(params.get_bool("defer_swapspace_pageouts", false)),
+        pageout_algorithm_(params.get_int("pageout_algorithm", 0, 0, 1) == 1) {}
+
+  PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
+
+  // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
+  // benefits from having the page's list node in cache.
+  void prefetch(PageId p, int stage) const {
+    if (stage == 0) lists_.prefetch(p, 0);
+  }
+
+  void reset(std::size_t num_pages, std::size_t frames) override {
+    lists_.reset(num_pages, 2);
+    act_count_.assign(num_pages, 0);
+    flags_.assign(num_pages, 0);
+    inactive_target_ = std::max<std::size_t>(1, frames / 3);
+    dirty_anon_resident_ = 0;
+  }
+
+  void on_hit(const Access& a, PageTableView view) override {
+    if (a.kind == PageKind::kFile) {
+      flags_[a.page] |= kReferenced;
+    } else if (view.dirty(a.page)) {
+      note_dirty_anon(a.page);
+    }
+  }
+
+  void on_fault(const Access& a, PageTableView view) override {
+    const PageId p = a.page;
+    flags_[p] = a.kind == PageKind::kFile ? kReferenced : 0;
+    act_count_[p] = 0;
+    if (a.kind == PageKind::kAnon && view.dirty(p)) note_dirty_anon(p);
+    activate(p);
+  }
+
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    unsigned pass = 0;
+    for (int round = 0; out.size() < want; ++round) {
+      if (round > 4 * kActMax) {
+        evict_any(view, out);
+        continue;
+      }
+      const bool scanned = !lists_.empty(kInactive);
+      inactive_scan(want, pass, view, out);
+      if (out.size() >= want) break;
+      active_scan(want - out.size(), view);
+      if (scanned) ++pass;
+    }
+  }
+
+ private:
+  static constexpr std::uint8_t kReferenced = 1;  // PG_REFERENCED
+  static constexpr std::uint8_t kWinatcfls = 2;   // PG_WINATCFLS
+  static constexpr std::uint8_t kDirtyAnon = 4;   // counted in dirty_anon_resident_
+
+  void note_dirty_anon(PageId p) {
+    if (flags_[p] & kDirtyAnon) return;
+    flags_[p] |= kDirtyAnon;
+    ++dirty_anon_resident_;
+  }
+
+  // pmap_ts_referenced: the pte young bit of a mapped (anonymous) page.
+  int pmap_ts_referenced(PageId p, PageTableView& view) const {
+    return view.kind(p) == PageKind::kAnon && view.test_and_clear_referenced(p) ? 1 : 0;
+  }
+
+  void activate(PageId p) {
+    act_count_[p] = static_cast<std::uint8_t>(std::max(int{act_count_[p]}, kActInit));
+    flags_[p] &= static_cast<std::uint8_t>(~kWinatcfls);
+    lists_.remove(p);
+    lists_.push_front(kActive, p);
+  }
+
+  void add_act(PageId p, int n) {
+    act_count_[p] = static_cast<std::uint8_t>(std::min(int{act_count_[p]} + n, 255));
+  }
+
+  void inactive_scan(std::size_t want, unsigned pass, PageTableView& view, VictimList& out) {
+    const bool swap_pageouts_ok =
+        !defer_swapspace_pageouts_ || view.resident_count() == dirty_anon_resident_;
+    for (std::size_t maxscan = lists_.size(kInactive); maxscan > 0 && out.size() < want;
+         --maxscan) {
+      const PageId p = lists_.back(kInactive);
+      if (flags_[p] & kReferenced) {
+        flags_[p] &= static_cast<std::uint8_t>(~kReferenced);
+        const int actcount = pmap_ts_referenced(p, view);
+        activate(p);
+        add_act(p, actcount + kActAdvance + 1);
+        continue;
+      }
+      if (const int actcount = pmap_ts_referenced(p, view)) {
+        activate(p);
+        add_act(p, actcount + kActAdvance);
+        continue;
+      }
+      if (!view.dirty(p)) {
+        evict(p, out);
+      } else if (!(flags_[p] & kWinatcfls) && pass == 0) {
+        flags_[p] |= kWinatcfls;
+        lists_.move_to_front(kInactive, p);
+      } else if (view.kind(p) == PageKind::kAnon && !swap_pageouts_ok) {
+        lists_.move_to_front(kInactive, p);
+      } else {
+        evict(p, out);
+      }
+    }
+  }
+
+  // page_shortage = the victims still wanted + what the inactive queue lacks of its target.
+  void active_scan(std::size_t wanted, PageTableView& view) {
+    std::size_t page_shortage = wanted + (inactive_target_ > lists_.size(kInactive)
+                                              ? inactive_target_ - lists_.size(kInactive)
+                                              : 0);
+    for (std::size_t pcount = lists_.size(kActive); pcount > 0 && page_shortage > 0; --pcount) {
+      const PageId p = lists_.back(kActive);
+      int actcount = pmap_ts_referenced(p, view);
+      if (flags_[p] & kReferenced) {
+        flags_[p] &= static_cast<std::uint8_t>(~kReferenced);
+        ++actcount;
+      }
+      if (actcount > 0) {
+        act_count_[p] = static_cast<std::uint8_t>(
+            std::min(int{act_count_[p]} + kActAdvance + actcount, kActMax));
+        lists_.move_to_front(kActive, p);
+        continue;
+      }
+      act_count_[p] = static_cast<std::uint8_t>(act_count_[p] - std::min(int{act_count_[p]}, kActDecline));
+      if (pageout_algorithm_ || act_count_[p] == 0) {
+        lists_.move_to_front(kInactive, p);  // vm_page_deactivate: inactive tail
+        --page_shortage;
+      } else {
+        lists_.move_to_front(kActive, p);
+      }
+    }
+  }
+
+  void evict(PageId p, VictimList& out) {
+    lists_.remove(p);
+    if (flags_[p] & kDirtyAnon) --dirty_anon_resident_;
+    flags_[p] = 0;
+    act_count_[p] = 0;
+    out.push_back(p);
+  }
+
+  void evict_any(PageTableView& /*view*/, VictimList& out) {
+    evict(lists_.empty(kInactive) ? lists_.back(kActive) : lists_.back(kInactive), out);
+  }
+
+  bool defer_swapspace_pageouts_;
+  bool pageout_algorithm_;
+  PageLists lists_;
+  std::vector<std::uint8_t> act_count_;
+  std::vector<std::uint8_t> flags_;
+  std::size_t inactive_target_ = 1;
+  std::size_t dirty_anon_resident_ = 0;
+};
+
+}  // namespace
+
+PAGESIM_REGISTER_POLICY(FreeBsd, "freebsd",
+                        "FreeBSD 5 page daemon: act_count aging (5/3/1/64), dirty pages cycled "
+                        "twice, defer_swapspace_pageouts");
+
+}  // namespace pagesim

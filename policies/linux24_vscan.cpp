@@ -1,0 +1,233 @@
+// Linux 2.4.10+ VM (Andrea Arcangeli), as in 2.4.17: active/inactive lists without page->age,
+// file pages reclaimed from the inactive tail, anonymous pages by the swap_out hand that walks
+// each process's page tables in virtual-address order, process after process.
+//
+// Sources: Linux 2.4.17 mm/swap.c mark_page_accessed (via activate_page); mm/vmscan.c
+// refill_inactive, shrink_cache, shrink_caches, try_to_free_pages_zone, swap_out,
+// swap_out_mm, try_to_swap_out; SWAP_CLUSTER_MAX 32, DEF_PRIORITY 6.
+// See /work/shared/reference/linux-reclaim.md sections 1e and 5.
+//
+// Page model. Resident anonymous pages are mapped (their accesses set the pte young bit,
+// which only swap_out looks at); file pages are page cache used through read()/write():
+// never mapped, every access calls mark_page_accessed.
+//
+//   mark_page_accessed: if (!PageActive && PageReferenced) { activate_page; ClearPageReferenced }
+//                       else SetPageReferenced
+//   new page: inactive head, then mark_page_accessed (do_anonymous_page, do_swap_page and
+//             generic_file_read all call it)   -> inactive,referenced
+//
+//   try_to_free_pages (nr_pages = victims still wanted):
+//     for priority = DEF_PRIORITY (6) down to 1:                       -- shrink_caches
+//       refill_inactive(nr_pages * nr_active / ((nr_inactive + 1) * 2))  ("active list 2/3")
+//       shrink_cache(nr_pages, priority); done when nr_pages victims were found
+//
+//   refill_inactive(n), one walk from the active tail:
+//     if (PageTestandClearReferenced) rotate to the active head
+//     else { n--; move to the inactive head with PG_referenced SET }   (stop when n == 0)
+//
+//   shrink_cache: max_scan = nr_inactive / priority,
+//                 max_mapped = min(nr_pages << (10 - priority), max_scan / 10)
+//     from the inactive tail, each page first moved to the inactive head:
+//       mapped (anonymous):  if (--max_mapped < 0) { swap_out(); return; }  else skip
+//       otherwise: reclaim it, PG_referenced NOT checked (a dirty page is written by the
+//                  engine at eviction; 2.4.17 starts writepage and frees it on a later pass)
+//
+//   swap_out: counter = number of processes; do {
+//       mm = swap_mm; while (mm's hand is at its end) { hand = 0; mm = next mm; swap_mm = mm }
+//       swap_out_mm(mm): from mm->swap_address upward in virtual-address order, each
+//         resident mapped page -> try_to_swap_out:
+//           ptep_test_and_clear_young -> mark_page_accessed, keep
+//           PageActive -> keep
+//           else unmap: here the page is nominated as a victim (2.4 unmaps it into the swap
+//                cache and shrink_cache frees it later; the engine evicts at once)
+//         stop when the wanted victims are found (2.4: SWAP_CLUSTER_MAX unmapped pages);
+//         the hand stays after the last page looked at
+//     } while (--counter >= 0)
+//   The hand stays on one process until it has walked all of it, then moves to the next:
+//   whether a cold page is evicted depends on where it sits relative to its process's hand,
+//   not on its recency, which makes 2.4 quasi-random with respect to LRU.
+//
+//   When priority 1 still leaves victims wanted, 2.4.17 would go out of memory; here the
+//   cycle is retried (each pass clears referenced and young bits, so it converges) and, as
+//   a last resort, the inactive then the active tail is evicted.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "pagesim/page_list.hpp"
+#include "pagesim/registry.hpp"
+
+namespace pagesim {
+namespace {
+
+constexpr std::size_t kActive = 0;
+constexpr std::size_t kInactive = 1;
+constexpr unsigned kDefPriority = 6;
+
+class Linux24Vscan final : public Policy {
+ public:
+  explicit Linux24Vscan(const Params& /*params*/) {}
+
+  PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
+
+  // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
+  // benefits from having the page's list node in cache.
+  void prefetch(PageId p, int stage) const {
+    if (stage == 0) lists_.prefetch(p, 0);
+  }
+
+  void reset(std::size_t num_pages, std::size_t /*frames*/) override {
+    lists_.reset(num_pages, 2);
+    pg_referenced_.assign(num_pages, 0);
+    walk_.clear();
+    mm_begin_.clear();
+    hand_.clear();
+    swap_mm_ = 0;
+  }
+
+  void on_hit(const Access& a, PageTableView) override {
+    if (a.kind == PageKind::kFile) mark_page_accessed(a.page);
+  }
+
+  void on_fault(const Access& a, PageTableView) override {
+    lists_.push_front(kInactive, a.page);
+    pg_referenced_[a.page] = 0;
+    mark_page_accessed(a.page);
+  }
+
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    if (mm_begin_.empty()) build_walk_order(view.trace());
+    for (int cycle = 0; cycle < 3 && out.size() < want; ++cycle) {
+      for (unsigned priority = kDefPriority; priority >= 1 && out.size() < want; --priority) {
+        const std::size_t nr_pages = want - out.size();
+        refill_inactive(nr_pages * lists_.size(kActive) / ((lists_.size(kInactive) + 1) * 2));
+        shrink_cache(priority, want, view, out);
+      }
+    }
+    while (out.size() < want) evict_any(out);
+  }
+
+ private:
+  void mark_page_accessed(PageId p) {
+    if (lists_.contains(kInactive, p) && pg_referenced_[p]) {
+      lists_.move_to_front(kActive, p);
+      pg_referenced_[p] = 0;
+    } else {
+      pg_referenced_[p] = 1;
+    }
+  }
+
+  // Every process's anonymous pages sorted by virtual page number: the order of its page
+  // tables. Computed once per run from the trace.
+  void build_walk_order(const Trace& trace) {
+    const std::size_t procs = trace.num_procs();
+    mm_begin_.assign(procs + 1, 0);
+    for (PageId p = 0; p < trace.num_pages(); ++p) {
+      if (trace.page_kind(p) == PageKind::kAnon) ++mm_begin_[trace.page_proc(p) + 1];
+    }
+    for (std::size_t m = 0; m < procs; ++m) mm_begin_[m + 1] += mm_begin_[m];
+    walk_.assign(mm_begin_[procs], kNoPage);
+    std::vector<std::size_t> fill(mm_begin_.begin(), mm_begin_.end() - 1);
+    for (PageId p = 0; p < trace.num_pages(); ++p) {
+      if (trace.page_kind(p) == PageKind::kAnon) walk_[fill[trace.page_proc(p)]++] = p;
+    }
+    for (std::size_t m = 0; m < procs; ++m) {
+      std::sort(walk_.begin() + static_cast<std::ptrdiff_t>(mm_begin_[m]),
+                walk_.begin() + static_cast<std::ptrdiff_t>(mm_begin_[m + 1]),
+                [&](PageId a, PageId b) { return trace.page_vpn(a) < trace.page_vpn(b); });
+    }
+    hand_.assign(mm_begin_.begin(), mm_begin_.end() - 1);
+    swap_mm_ = 0;
+  }
+
+  void refill_inactive(std::size_t n) {
+    PageId p = lists_.back(kActive);
+    while (n > 0 && p != kNoPage) {
+      const PageId up = lists_.prev(p);
+      if (pg_referenced_[p]) {
+        pg_referenced_[p] = 0;
+        lists_.move_to_front(kActive, p);
+      } else {
+        --n;
+        lists_.move_to_front(kInactive, p);
+        pg_referenced_[p] = 1;
+      }
+      p = up;
+    }
+  }
+
+  void shrink_cache(unsigned priority, std::size_t want, PageTableView& view, VictimList& out) {
+    std::size_t max_scan = lists_.size(kInactive) / priority;
+    const std::size_t nr_pages = want - out.size();
+    auto max_mapped = static_cast<std::int64_t>(
+        std::min(nr_pages << (10 - priority), max_scan / 10));
+    while (max_scan-- > 0 && !lists_.empty(kInactive)) {
+      const PageId p = lists_.back(kInactive);
+      lists_.move_to_front(kInactive, p);
+      if (view.kind(p) == PageKind::kAnon) {
+        if (--max_mapped < 0) return swap_out(want, view, out);
+        continue;
+      }
+      evict(p, out);
+      if (out.size() == want) return;
+    }
+  }
+
+  void swap_out(std::size_t want, PageTableView& view, VictimList& out) {
+    const std::size_t procs = hand_.size();
+    for (std::size_t counter = 0; counter <= procs; ++counter) {
+      std::size_t mm = swap_mm_;
+      for (std::size_t k = 0; k <= procs && hand_[mm] == mm_begin_[mm + 1]; ++k) {
+        hand_[mm] = mm_begin_[mm];
+        mm = (mm + 1) % procs;
+        swap_mm_ = mm;
+      }
+      if (swap_out_mm(mm, want, view, out)) return;
+    }
+  }
+
+  // Returns true when the wanted victims are found.
+  bool swap_out_mm(std::size_t mm, std::size_t want, PageTableView& view, VictimList& out) {
+    const std::size_t end = mm_begin_[mm + 1];
+    while (hand_[mm] < end) {
+      const PageId p = walk_[hand_[mm]++];
+      if (!view.resident(p) || lists_.list_of(p) == PageLists::kNone) continue;
+      if (view.test_and_clear_referenced(p)) {
+        mark_page_accessed(p);
+        continue;
+      }
+      if (lists_.contains(kActive, p)) continue;
+      evict(p, out);
+      if (out.size() == want) return true;
+    }
+    return false;
+  }
+
+  void evict(PageId p, VictimList& out) {
+    lists_.remove(p);
+    pg_referenced_[p] = 0;
+    out.push_back(p);
+  }
+
+  void evict_any(VictimList& out) {
+    if (!lists_.empty(kInactive)) return evict(lists_.back(kInactive), out);
+    evict(lists_.back(kActive), out);
+  }
+
+  PageLists lists_;
+  std::vector<std::uint8_t> pg_referenced_;
+  // walk_[mm_begin_[m] .. mm_begin_[m+1]) = process m's anonymous pages in vpn order;
+  // hand_[m] = index of its swap_address in walk_.
+  std::vector<PageId> walk_;
+  std::vector<std::size_t> mm_begin_;
+  std::vector<std::size_t> hand_;
+  std::size_t swap_mm_ = 0;
+};
+
+}  // namespace
+
+PAGESIM_REGISTER_POLICY(Linux24Vscan, "linux24_vscan",
+                        "Linux 2.4.17 (Andrea) VM: active/inactive lists, anonymous pages "
+                        "reclaimed by the per-process virtual-address swap_out hand");
+
+}  // namespace pagesim

@@ -1,0 +1,413 @@
+// Multi-generational LRU, simplified from Linux 6.1 (Yu Zhao's MGLRU).
+//
+// Sources: Linux 6.1 mm/vmscan.c (lru_gen section): should_run_aging, try_to_inc_max_seq /
+// walk_pte_range, inc_max_seq, inc_min_seq, try_to_inc_min_seq, isolate_folios,
+// get_type_to_scan, get_tier_idx, read_ctrl_pos, positive_ctrl_err, reset_ctrl_pos,
+// sort_folio, evict_folios; include/linux/mm_inline.h lru_gen_add_folio, lru_tier_from_refs;
+// mm/swap.c folio_inc_refs, folio_add_lru (fault-context activation); mm/workingset.c
+// lru_gen_eviction, lru_gen_refault. MIN_NR_GENS 2, MAX_NR_GENS 4, MAX_NR_TIERS 4,
+// NR_HIST_GENS 1. See /work/shared/reference/linux-reclaim.md section 3.
+//
+// Page model. Anonymous pages are mapped (accesses set the pte young bit; aging walks them);
+// file pages are used through read()/write() (every access is folio_inc_refs, no ptes).
+// Swap is always available (can_swap). Anonymous and file pages have their own min_seq and
+// generation lists, one max_seq is shared; gen = seq % MAX_NR_GENS.
+//
+//   insertion (lru_gen_add_folio):
+//     a page faulted in (anonymous fault or swap-in: folio_add_lru in fault context sets
+//       PG_active) -> max_seq
+//     otherwise (file pages read()) -> min_seq + 1, or min_seq when min_seq + MIN_NR_GENS
+//       >= max_seq
+//   folio_inc_refs (every file access, the faulting read included):
+//     !PG_referenced -> set it; else !PG_workingset -> set it; else refs = min(refs + 1, 3)
+//   tier = order_base_2(refs + workingset + 1)                      (0..3)
+//
+//   aging (try_to_inc_max_seq): the page-table walk test-and-clears the young bit of every
+//     resident anonymous page (oldest generation first, tail first) and moves young pages to
+//     the head of generation max_seq, clearing refs and flags (walk_pte_range:
+//     new_gen = lru_gen_from_seq(walk->max_seq); the reference sheet's "max_seq + 1" is the
+//     same generation seen after the increment); then inc_max_seq: for each type with
+//     MAX_NR_GENS generations, inc_min_seq moves its oldest generation into the next one
+//     (refs cleared) and advances min_seq; then max_seq++.
+//   should_run_aging (checked once per reclaim, and whenever no type has an evictable page):
+//     min_seq + MIN_NR_GENS > max_seq  -> yes        (fewer than 3 generations)
+//     min_seq + MIN_NR_GENS < max_seq  -> no         (4 generations)
+//     else yes iff young * MIN_NR_GENS > total or old * (MIN_NR_GENS + 2) < total
+//     (young: pages in max_seq; old: pages in max_seq - 2; min_seq of anon, or of file when
+//     no anonymous page is resident - 6.1 uses min_seq[!can_swap])
+//   try_to_inc_min_seq: while min_seq + MIN_NR_GENS <= max_seq and gen(min_seq) is empty:
+//     min_seq++ (and the PID controller's history is folded: reset_ctrl_pos)
+//
+//   eviction, one page at a time from the tail of the oldest generation of a type:
+//     type: swappiness 0 -> file; min_seq[anon] < min_seq[file] -> anon; swappiness 1 ->
+//       file; 200 -> anon; else get_type_to_scan (tier-0 refault rates, gains swappiness and
+//       200 - swappiness). The other type is used when the chosen one has no page there.
+//     tier_idx: get_type_to_scan / get_tier_idx, comparing each tier's refault rate with
+//       tier 0's (positive_ctrl_err, MIN_LRU_BATCH = parameter min_lru_batch, default 64)
+//     sort_folio:
+//       tier > tier_idx -> protected: to the tail of gen min_seq + 1, refs cleared
+//       dirty file page, writeback not yet started -> to the head of gen min_seq + 1
+//         (the kernel starts writeback; here it is evicted the next time it is reached,
+//         when the engine writes it)
+//     shrink_folio_list: anonymous page with a young pte -> activated: head of max_seq
+//     otherwise evicted with a shadow (min_seq, refs + workingset)
+//   refault (lru_gen_refault): counted in refaulted[type][tier] when the shadow's min_seq
+//     is the current one; an anonymous refault (fault context), or a file one with
+//     refs + workingset == 4, sets PG_workingset.
+//
+// Simplifications: no Bloom filters, no look-around, no min_ttl_ms, no memcg; anon and file
+// min_seq move independently (6.1 keeps anon's from passing file's); the walk visits pages by
+// generation, not by virtual address; pages move at once instead of lazily in sort_folio.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "pagesim/page_list.hpp"
+#include "pagesim/registry.hpp"
+
+namespace pagesim {
+namespace {
+
+constexpr std::size_t kAnon = 0;
+constexpr std::size_t kFile = 1;
+constexpr std::uint64_t kMinNrGens = 2;
+constexpr std::uint64_t kMaxNrGens = 4;
+constexpr int kMaxNrTiers = 4;
+
+struct CtrlPos {
+  std::uint64_t refaulted;
+  std::uint64_t total;
+  std::uint64_t gain;
+};
+
+class Mglru final : public Policy {
+ public:
+  explicit Mglru(const Params& params)
+      : swappiness_(static_cast<std::uint64_t>(params.get_int("swappiness", 60, 0, 200))),
+        min_lru_batch_(static_cast<std::uint64_t>(params.get_int("min_lru_batch", 64, 1, 1 << 20))) {}
+
+  PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
+
+  // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
+  // benefits from having the page's list node in cache.
+  void prefetch(PageId p, int stage) const {
+    if (stage == 0) lists_.prefetch(p, 0);
+  }
+
+  void reset(std::size_t num_pages, std::size_t /*frames*/) override {
+    lists_.reset(num_pages, 2 * kMaxNrGens);
+    seq_.assign(num_pages, 0);
+    flags_.assign(num_pages, 0);
+    refs_.assign(num_pages, 0);
+    shadow_seq_.assign(num_pages, 0);
+    shadow_refs_.assign(num_pages, 0);
+    max_seq_ = kMinNrGens + 1;  // lru_gen_init_lruvec
+    for (std::size_t t = 0; t < 2; ++t) {
+      min_seq_[t] = 0;
+      for (int tier = 0; tier < kMaxNrTiers; ++tier) {
+        avg_refaulted_[t][tier] = avg_total_[t][tier] = 0;
+        refaulted_[t][tier] = evicted_[t][tier] = protected_[t][tier] = 0;
+      }
+    }
+  }
+
+  void on_hit(const Access& a, PageTableView) override {
+    if (a.kind == PageKind::kFile) folio_inc_refs(a.page);
+  }
+
+  void on_fault(const Access& a, PageTableView) override {
+    const PageId p = a.page;
+    const std::size_t type = a.kind == PageKind::kFile ? kFile : kAnon;
+    flags_[p] = 0;
+    refs_[p] = 0;
+    if (shadow_seq_[p] != 0) lru_gen_refault(p, type);
+    std::uint64_t seq;
+    if (type == kAnon) {
+      seq = max_seq_;
+    } else {
+      seq = min_seq_[type] + kMinNrGens >= max_seq_ ? min_seq_[type] : min_seq_[type] + 1;
+    }
+    add_to_gen(p, type, seq, /*front=*/true);
+    if (type == kFile) folio_inc_refs(p);
+  }
+
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    try_to_inc_min_seq();
+    if (should_run_aging()) age(view);
+    std::size_t guard = 8 * view.resident_count() + 64;
+    while (out.size() < want) {
+      if (guard-- == 0) {
+        evict_any(out);
+        continue;
+      }
+      try_to_inc_min_seq();
+      int tier_idx = -1;
+      std::size_t type = pick_type(tier_idx);
+      if (oldest_empty(type)) {
+        type = 1 - type;
+        tier_idx = -1;
+      }
+      if (oldest_empty(type)) {
+        age(view);
+        continue;
+      }
+      if (tier_idx < 0) tier_idx = get_tier_idx(type);
+      evict_step(type, tier_idx, view, out);
+    }
+  }
+
+  // Test hook (probe_mglru): seq * 8 + tier of a resident page, -1 otherwise; for
+  // kNoPage: max_seq.
+  std::int64_t probe(PageId p) const {
+    if (p == kNoPage) return static_cast<std::int64_t>(max_seq_);
+    if (lists_.list_of(p) == PageLists::kNone) return -1;
+    return static_cast<std::int64_t>(std::uint64_t{seq_[p]} * 8 + static_cast<std::uint64_t>(tier_of(p)));
+  }
+
+ private:
+  static constexpr std::uint8_t kReferenced = 1;  // PG_referenced
+  static constexpr std::uint8_t kWorkingset = 2;  // PG_workingset
+  static constexpr std::uint8_t kWriteback = 4;   // writeback started by sort_folio
+
+  static std::size_t list_index(std::size_t type, std::uint64_t seq) {
+    return type * kMaxNrGens + static_cast<std::size_t>(seq % kMaxNrGens);
+  }
+
+  void add_to_gen(PageId p, std::size_t type, std::uint64_t seq, bool front) {
+    lists_.remove(p);
+    if (front) {
+      lists_.push_front(list_index(type, seq), p);
+    } else {
+      lists_.push_back(list_index(type, seq), p);
+    }
+    seq_[p] = static_cast<std::uint32_t>(seq);
+  }
+
+  // Clears LRU_REFS_MASK and LRU_REFS_FLAGS (folio_inc_gen, folio_update_gen).
+  void clear_refs(PageId p) {
+    refs_[p] = 0;
+    flags_[p] &= static_cast<std::uint8_t>(~(kReferenced | kWorkingset));
+  }
+
+  void folio_inc_refs(PageId p) {
+    if (!(flags_[p] & kReferenced)) {
+      flags_[p] |= kReferenced;
+    } else if (!(flags_[p] & kWorkingset)) {
+      flags_[p] |= kWorkingset;
+    } else if (refs_[p] < 3) {
+      ++refs_[p];
+    }
+  }
+
+  int lru_refs(PageId p) const { return refs_[p] + ((flags_[p] & kWorkingset) ? 1 : 0); }
+
+  // lru_tier_from_refs: order_base_2(refs + 1).
+  static int tier_from_refs(int refs) {
+    int tier = 0;
+    while ((1 << tier) < refs + 1) ++tier;
+    return tier;
+  }
+  int tier_of(PageId p) const { return tier_from_refs(lru_refs(p)); }
+
+  void lru_gen_refault(PageId p, std::size_t type) {
+    const std::uint64_t seq = shadow_seq_[p] - 1;
+    const int refs = shadow_refs_[p];
+    shadow_seq_[p] = 0;
+    if (seq != min_seq_[type]) return;
+    ++refaulted_[type][tier_from_refs(refs)];
+    if (type == kAnon || refs == 4) flags_[p] |= kWorkingset;
+  }
+
+  std::size_t gen_size(std::size_t type, std::uint64_t seq) const {
+    return lists_.size(list_index(type, seq));
+  }
+
+  std::size_t type_size(std::size_t type) const {
+    std::size_t n = 0;
+    for (std::uint64_t seq = min_seq_[type]; seq <= max_seq_; ++seq) n += gen_size(type, seq);
+    return n;
+  }
+
+  bool oldest_empty(std::size_t type) const { return gen_size(type, min_seq_[type]) == 0; }
+
+  void reset_ctrl_pos(std::size_t type) {
+    for (int tier = 0; tier < kMaxNrTiers; ++tier) {
+      avg_refaulted_[type][tier] = (avg_refaulted_[type][tier] + refaulted_[type][tier]) / 2;
+      avg_total_[type][tier] = (avg_total_[type][tier] + evicted_[type][tier] +
+                                (tier > 0 ? protected_[type][tier] : 0)) / 2;
+      refaulted_[type][tier] = evicted_[type][tier] = protected_[type][tier] = 0;
+    }
+  }
+
+  void try_to_inc_min_seq() {
+    for (std::size_t type = 0; type < 2; ++type) {
+      while (min_seq_[type] + kMinNrGens <= max_seq_ && oldest_empty(type)) {
+        ++min_seq_[type];
+        reset_ctrl_pos(type);
+      }
+    }
+  }
+
+  bool should_run_aging() const {
+    const std::size_t ref = type_size(kAnon) > 0 ? kAnon : kFile;
+    if (min_seq_[ref] + kMinNrGens > max_seq_) return true;
+    if (min_seq_[ref] + kMinNrGens < max_seq_) return false;
+    std::size_t young = 0, old = 0, total = 0;
+    for (std::size_t type = 0; type < 2; ++type) {
+      for (std::uint64_t seq = min_seq_[type]; seq <= max_seq_; ++seq) {
+        const std::size_t size = gen_size(type, seq);
+        total += size;
+        if (seq == max_seq_) {
+          young += size;
+        } else if (seq + kMinNrGens == max_seq_) {
+          old += size;
+        }
+      }
+    }
+    return young * kMinNrGens > total || old * (kMinNrGens + 2) < total;
+  }
+
+  void age(PageTableView& view) {
+    // walk_pte_range: young anonymous pages join generation max_seq.
+    walk_.clear();
+    for (std::uint64_t seq = min_seq_[kAnon]; seq <= max_seq_; ++seq) {
+      const std::size_t list = list_index(kAnon, seq);
+      for (PageId p = lists_.back(list); p != kNoPage; p = lists_.prev(p)) walk_.push_back(p);
+    }
+    for (PageId p : walk_) {
+      if (view.test_and_clear_referenced(p)) {
+        add_to_gen(p, kAnon, max_seq_, /*front=*/true);
+        clear_refs(p);
+      }
+    }
+    // inc_max_seq
+    for (std::size_t type = 0; type < 2; ++type) {
+      if (max_seq_ - min_seq_[type] + 1 < kMaxNrGens) continue;
+      const std::size_t from = list_index(type, min_seq_[type]);
+      while (!lists_.empty(from)) {  // inc_min_seq: oldest generation into the next one
+        const PageId p = lists_.front(from);
+        add_to_gen(p, type, min_seq_[type] + 1, /*front=*/false);
+        clear_refs(p);
+      }
+      ++min_seq_[type];
+      reset_ctrl_pos(type);
+    }
+    ++max_seq_;
+  }
+
+  CtrlPos read_ctrl_pos(std::size_t type, int tier, std::uint64_t gain) const {
+    CtrlPos pos;
+    pos.refaulted = avg_refaulted_[type][tier] + refaulted_[type][tier];
+    pos.total = avg_total_[type][tier] + evicted_[type][tier] +
+                (tier > 0 ? protected_[type][tier] : 0);
+    pos.gain = gain;
+    return pos;
+  }
+
+  bool positive_ctrl_err(const CtrlPos& sp, const CtrlPos& pv) const {
+    return pv.refaulted < min_lru_batch_ ||
+           pv.refaulted * (sp.total + min_lru_batch_) * sp.gain <=
+               (sp.refaulted + 1) * pv.total * pv.gain;
+  }
+
+  std::size_t pick_type(int& tier_idx) const {
+    if (swappiness_ == 0) return kFile;
+    if (min_seq_[kAnon] < min_seq_[kFile]) return kAnon;
+    if (swappiness_ == 1) return kFile;
+    if (swappiness_ == 200) return kAnon;
+    // get_type_to_scan
+    const std::uint64_t gain[2] = {swappiness_, 200 - swappiness_};
+    const std::size_t type =
+        positive_ctrl_err(read_ctrl_pos(kAnon, 0, gain[kAnon]), read_ctrl_pos(kFile, 0, gain[kFile]))
+            ? kFile
+            : kAnon;
+    const CtrlPos sp = read_ctrl_pos(1 - type, 0, gain[1 - type]);
+    int tier = 1;
+    for (; tier < kMaxNrTiers; ++tier) {
+      if (!positive_ctrl_err(sp, read_ctrl_pos(type, tier, gain[type]))) break;
+    }
+    tier_idx = tier - 1;
+    return type;
+  }
+
+  int get_tier_idx(std::size_t type) const {
+    const CtrlPos sp = read_ctrl_pos(type, 0, 1);
+    int tier = 1;
+    for (; tier < kMaxNrTiers; ++tier) {
+      if (!positive_ctrl_err(sp, read_ctrl_pos(type, tier, 2))) break;
+    }
+    return tier - 1;
+  }
+
+  void evict_step(std::size_t type, int tier_idx, PageTableView& view, VictimList& out) {
+    const std::uint64_t seq = min_seq_[type];
+    const PageId p = lists_.back(list_index(type, seq));
+    const int tier = tier_of(p);
+    if (tier > tier_idx) {
+      add_to_gen(p, type, seq + 1, /*front=*/false);
+      clear_refs(p);
+      ++protected_[type][tier];
+      return;
+    }
+    if (type == kFile && view.dirty(p) && !(flags_[p] & kWriteback)) {
+      add_to_gen(p, type, seq + 1, /*front=*/true);
+      clear_refs(p);
+      flags_[p] |= kWriteback;
+      return;
+    }
+    if (type == kAnon && view.test_and_clear_referenced(p)) {
+      add_to_gen(p, type, max_seq_, /*front=*/true);  // activated
+      clear_refs(p);
+      return;
+    }
+    shadow_seq_[p] = static_cast<std::uint32_t>(seq + 1);
+    shadow_refs_[p] = static_cast<std::uint8_t>(lru_refs(p));
+    ++evicted_[type][tier];
+    evict(p, out);
+  }
+
+  void evict(PageId p, VictimList& out) {
+    lists_.remove(p);
+    flags_[p] = 0;
+    refs_[p] = 0;
+    out.push_back(p);
+  }
+
+  void evict_any(VictimList& out) {
+    for (std::size_t type = 0; type < 2; ++type) {
+      for (std::uint64_t seq = min_seq_[type]; seq <= max_seq_; ++seq) {
+        const std::size_t list = list_index(type, seq);
+        if (!lists_.empty(list)) return evict(lists_.back(list), out);
+      }
+    }
+  }
+
+  std::uint64_t swappiness_;
+  std::uint64_t min_lru_batch_;
+  PageLists lists_;
+  std::vector<std::uint32_t> seq_;
+  std::vector<std::uint8_t> flags_;
+  std::vector<std::uint8_t> refs_;
+  std::vector<std::uint32_t> shadow_seq_;  // min_seq + 1 at eviction, 0 = no shadow
+  std::vector<std::uint8_t> shadow_refs_;
+  std::vector<PageId> walk_;
+  std::uint64_t max_seq_ = kMinNrGens + 1;
+  std::uint64_t min_seq_[2] = {0, 0};
+  std::uint64_t avg_refaulted_[2][kMaxNrTiers] = {};
+  std::uint64_t avg_total_[2][kMaxNrTiers] = {};
+  std::uint64_t refaulted_[2][kMaxNrTiers] = {};
+  std::uint64_t evicted_[2][kMaxNrTiers] = {};
+  std::uint64_t protected_[2][kMaxNrTiers] = {};
+};
+
+}  // namespace
+
+std::int64_t probe_mglru(const Policy& policy, PageId page) {
+  return dynamic_cast<const Mglru&>(policy).probe(page);
+}
+
+PAGESIM_REGISTER_POLICY(Mglru, "mglru",
+                        "Linux 6.1 multi-gen LRU, simplified: 4 generations, tiers by refs, "
+                        "PID-controlled protection");
+
+}  // namespace pagesim

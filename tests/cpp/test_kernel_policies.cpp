@@ -1,0 +1,499 @@
+// Kernel policies (policies/active_inactive.cpp, rmap_aging.cpp, linux24_vscan.cpp,
+// freebsd.cpp, mglru.cpp): each mechanism traced by hand, the state after each step in a
+// comment; expected numbers are worked out in the comments, never copied from a run.
+#include <doctest/doctest.h>
+
+#include <memory>
+
+#include "helpers.hpp"
+
+namespace pagesim {
+// Test hooks defined beside each policy (the classes themselves are private to their files).
+std::int64_t probe_active_inactive(const Policy& policy, PageId page);
+std::int64_t probe_rmap_aging(const Policy& policy, PageId page);
+std::int64_t probe_mglru(const Policy& policy, PageId page);
+}  // namespace pagesim
+
+namespace pagesim::test {
+namespace {
+
+// A policy instance replayed through the engine, kept for probing its final state.
+struct Replayed {
+  std::unique_ptr<Policy> policy;
+  Result result;
+};
+
+Replayed replay(const Trace& t, const std::string& name, std::int64_t frames, Params params = {}) {
+  params.set("frames", frames);
+  auto policy = Registry::instance().get(name).make(params);
+  Result r = simulate(t, *policy, params, name);
+  return {std::move(policy), std::move(r)};
+}
+
+// A trace of one pid's file pages (read() page cache) from page numbers.
+Trace file_trace(const std::vector<std::uint64_t>& pages) {
+  TraceBuilder b;
+  for (std::uint64_t p : pages) b.add(1, p, false, PageKind::kFile);
+  return std::move(b).build();
+}
+
+// Drives a policy by hand, playing the engine: page table bits, residency, ticks.
+class Driver {
+ public:
+  Driver(const Trace& trace, const std::string& name, std::size_t frames, Params params)
+      : trace_(trace), frames_(frames), bits_(trace.num_pages(), 0) {
+    for (PageId p = 0; p < trace.num_pages(); ++p) {
+      if (trace.page_kind(p) == PageKind::kFile) bits_[p] = page_bits::kFile;
+    }
+    params.set("frames", static_cast<std::int64_t>(frames));
+    policy_ = Registry::instance().get(name).make(params);
+    policy_->reset(trace.num_pages(), frames);
+  }
+  PageTableView view() { return PageTableView(bits_.data(), &trace_, frames_, &resident_); }
+  // Faults page p in (no reclaim: the tests keep memory below `frames` when they use this).
+  void fault(PageId p, bool write = false) {
+    bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kResident | page_bits::kSeen |
+                                         page_bits::kReferenced | (write ? page_bits::kDirty : 0));
+    ++resident_;
+    policy_->on_fault(access(p, write), view());
+  }
+  void touch(PageId p, bool write = false) {
+    bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kReferenced |
+                                         (write ? page_bits::kDirty : 0));
+    policy_->on_hit(access(p, write), view());
+  }
+  // Sets the pte young bit without an on_hit call (a mapped page touched by the CPU).
+  void young(PageId p) { bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kReferenced); }
+  void tick() { policy_->on_tick(now_ += 1'000'000'000, view()); }
+  std::vector<PageId> reclaim(std::size_t want) {
+    VictimList out;
+    policy_->select_victims(want, view(), out);
+    for (PageId v : out) {
+      bits_[v] = static_cast<std::uint8_t>(bits_[v] & ~(page_bits::kResident | page_bits::kDirty |
+                                                        page_bits::kReferenced));
+      --resident_;
+      policy_->on_evict(v, view());
+    }
+    return out;
+  }
+  const Policy& policy() const { return *policy_; }
+
+ private:
+  Access access(PageId p, bool write) const {
+    Access a;
+    a.page = p;
+    a.proc = trace_.page_proc(p);
+    a.write = write;
+    a.kind = trace_.page_kind(p);
+    return a;
+  }
+  const Trace& trace_;
+  std::size_t frames_;
+  std::vector<std::uint8_t> bits_;
+  std::size_t resident_ = 0;
+  Tick now_ = 0;
+  std::unique_ptr<Policy> policy_;
+};
+
+// ---- active_inactive -------------------------------------------------------------------
+
+// probe_active_inactive: list (0 inactive anon, 1 active anon, 2 inactive file, 3 active
+// file) + 4 if PG_referenced.
+constexpr std::int64_t kInactiveFileRef = 2 + 4;
+constexpr std::int64_t kActiveFile = 3;
+constexpr std::int64_t kActiveFileRef = 3 + 4;
+
+TEST_CASE("active_inactive: a file page is promoted on its second touch, not its first") {
+  // Pages: A=0 B=1 (dense ids in order of first touch). mark_page_accessed on every access.
+  // A* inactive,ref   A  active,unref   B* inactive,ref   A active,ref
+  const Trace t = file_trace({10, 10, 11, 10});
+  const auto r = replay(t, "active_inactive", 4);
+  CHECK(probe_active_inactive(*r.policy, 1) == kInactiveFileRef);  // B: one touch, still inactive
+  CHECK(probe_active_inactive(*r.policy, 0) == kActiveFileRef);    // A: promoted, then touched
+  const auto two = replay(file_trace({10, 10}), "active_inactive", 4);
+  CHECK(probe_active_inactive(*two.policy, 0) == kActiveFile);     // promotion clears PG_ref
+}
+
+TEST_CASE("active_inactive: a twice-touched page outlives newer once-touched pages") {
+  // 3 frames. A A B C D A (file pages).
+  // A* inact[A'] ; A: active[A] ; B* inact[B' A..] -> inact[B'] ; C* inact[C' B']
+  // D*: inactive 2 * ratio 1 < active 1? no -> shrink_page_list on the inactive tail B:
+  //     unmapped, so reclaimed although referenced (use-once)        inact[D' C'] act[A]
+  // A: hit.                                                         -> 4 faults
+  // LRU: A* A B* C* D* (evicts A) A* (evicts B)                      -> 5 faults
+  const Trace t = file_trace({1, 1, 2, 3, 4, 1});
+  CHECK(run(t, "active_inactive", 3).faults == 4);
+  CHECK(run(t, "lru", 3).faults == 5);
+  // Touched once, A is the oldest inactive page and goes first: A B C D A -> 5 faults.
+  CHECK(run(file_trace({1, 2, 3, 4, 1}), "active_inactive", 3).faults == 5);
+}
+
+TEST_CASE("active_inactive workingset: a refault within the distance is activated") {
+  // 4 frames, file pages A..F = ids 0..5, nonresident_age in braces.
+  // A* inact,ref {0}; A: activate {1} act[A]; B* C* D* inact[D' C' B'] (4 resident)
+  // E*: inactive 3 < active 1? no: evict tail B {2}, shadow[B]=2      inact[E' D' C']
+  // B*: first reclaim evicts C {3}, shadow[C]=3; refault distance 3-2 = 1
+  //     workingset size = active file 1 + active anon 0 + inactive anon 0 = 1
+  //     1 <= 1 -> B inserted active {4}, then mark_page_accessed: active,ref
+  const Trace t = file_trace({1, 1, 2, 3, 4, 5, 2});
+  const auto on = replay(t, "active_inactive", 4, Params{{"workingset", true}});
+  CHECK(probe_active_inactive(*on.policy, 1) == kActiveFileRef);
+  CHECK(probe_active_inactive(*on.policy, 2) == -1);  // C was the victim
+  // Without workingset B comes back inactive (referenced by the faulting read).
+  const auto off = replay(t, "active_inactive", 4);
+  CHECK(probe_active_inactive(*off.policy, 1) == kInactiveFileRef);
+}
+
+TEST_CASE("active_inactive workingset: a refault beyond the distance stays inactive") {
+  // As above, one more eviction between B's eviction and its refault:
+  // E*: evict B {2} shadow[B]=2; F*: evict C {3}  inact[F' E' D']
+  // B*: evict D {4}; distance 4-2 = 2 > workingset size 1 -> inactive (then referenced)
+  const Trace t = file_trace({1, 1, 2, 3, 4, 5, 6, 2});
+  const auto on = replay(t, "active_inactive", 4, Params{{"workingset", true}});
+  CHECK(probe_active_inactive(*on.policy, 1) == kInactiveFileRef);
+  CHECK(probe_active_inactive(*on.policy, 3) == -1);  // D was the victim
+}
+
+// Hot set: pid 1, 50 file pages, read twice (warm-up). Then a one-time scan of 1000 file pages
+// by pid 2, with one hot access after every 2 scanned pages (500 hot accesses, hot page
+// k mod 50 at the k-th). 100 frames.
+Trace hot_set_and_scan(PageKind hot_kind, PageKind scan_kind) {
+  TraceBuilder b;
+  for (int round = 0; round < 2; ++round) {
+    for (std::uint64_t h = 0; h < 50; ++h) b.add(1, h, false, hot_kind);
+  }
+  for (std::uint64_t k = 0; k < 500; ++k) {
+    b.add(2, 2 * k, false, scan_kind);
+    b.add(2, 2 * k + 1, false, scan_kind);
+    b.add(1, k % 50, false, hot_kind);
+  }
+  return std::move(b).build();
+}
+
+TEST_CASE("hot set + one-time scan: lru 525 hot-set faults, active_inactive 50") {
+  // LRU: the k-th hot access in the scan phase finds 49 other hot pages and 2(k+1) scanned
+  // pages used since its previous access; it faults when those are >= 100 frames:
+  // 51 + 2k >= 100 <=> k >= 25 (k < 50); for k >= 50: 49 + 100 = 149 -> fault.
+  // Hot faults = 50 cold + (500 - 25) = 525.
+  // active_inactive: the warm-up activates all 50 hot pages (second touch). The scan fills
+  // the other 50 frames with inactive pages; each later scan fault reclaims the inactive
+  // tail (a scanned page: unmapped, reclaimed although referenced). inactive 50 * ratio 1
+  // < active 50 never holds, so the active list is never scanned: 50 cold faults only.
+  const Trace t = hot_set_and_scan(PageKind::kFile, PageKind::kFile);
+  Params p{{"frames", std::int64_t{100}}};
+  const Result lru = simulate(t, "lru", p);
+  const Result ai = simulate(t, "active_inactive", Params{{"frames", std::int64_t{100}}});
+  REQUIRE(lru.proc_pids[0] == 1);
+  CHECK(lru.per_proc[0].faults == 525);
+  CHECK(ai.per_proc[0].faults == 50);
+  // The scan costs both the same: 1000 cold faults.
+  CHECK(lru.per_proc[1].faults == 1000);
+  CHECK(ai.per_proc[1].faults == 1000);
+}
+
+TEST_CASE("hot anonymous set + file scan: active_inactive keeps the hot set (swappiness)") {
+  // Hot anon pages are inserted active (2.6.20) and their pte young bits keep them there;
+  // scanned file pages are never rotated, so get_scan_count's balance scans mostly file:
+  // ap = 61 * (scanned_anon+1)/(rotated_anon+1) stays small against fp = 141 * (scanned_file
+  // + 1). A hot page is lost only when anon scanning reaches it twice between its accesses.
+  // LRU loses it 475 times as above. Bound: fewer than a tenth of LRU's 525.
+  const Trace t = hot_set_and_scan(PageKind::kAnon, PageKind::kFile);
+  const Result lru = simulate(t, "lru", Params{{"frames", std::int64_t{100}}});
+  const Result ai = simulate(t, "active_inactive", Params{{"frames", std::int64_t{100}}});
+  CHECK(lru.per_proc[0].faults == 525);
+  CHECK(ai.per_proc[0].faults < 525 / 10);
+  CHECK(ai.per_proc[0].faults >= 50);  // the cold faults
+}
+
+TEST_CASE("active_inactive rejects bad parameters") {
+  const Trace t = file_trace({1});
+  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"swappiness", std::int64_t{201}}}),
+                  ConfigError);
+  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"inactive_ratio", std::int64_t{0}}}),
+                  ConfigError);
+  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"anon_insert", std::string("lru")}}),
+                  ConfigError);
+}
+
+// ---- rmap_aging ------------------------------------------------------------------------
+
+// Ages of one anonymous page scanned by background aging (background_priority 0: every tick
+// scans the whole active list). The fault sets PG_referenced (mark_page_accessed) and the pte
+// young bit, so the first scan sees a reference; `referenced_scans` - 1 more scans find the
+// young bit set again, then `idle` scans find nothing. Returns the probe: age + 256 * list.
+std::int64_t age_after(const std::string& aging, int referenced_scans, int idle) {
+  TraceBuilder b;
+  b.add(1, 0, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "rmap_aging", 8,
+           Params{{"aging", aging}, {"background_priority", std::int64_t{0}}});
+  d.fault(0);
+  for (int s = 0; s < referenced_scans; ++s) {
+    if (s > 0) d.young(0);
+    d.tick();
+  }
+  for (int s = 0; s < idle; ++s) d.tick();
+  return probe_rmap_aging(d.policy(), 0);
+}
+
+constexpr std::int64_t kInactiveDirtyList = 256;
+
+TEST_CASE("rmap_aging linear: referenced on three scans, then idle") {
+  // PAGE_AGE_START 5; age_up +3 (cap 64); age_down -1; deactivated when the age reaches 0.
+  // 5 -> 8 -> 11 -> 14, then 14 - k after k idle scans.
+  CHECK(age_after("linear", 3, 0) == 14);
+  CHECK(age_after("linear", 3, 1) == 13);
+  CHECK(age_after("linear", 3, 5) == 9);
+  CHECK(age_after("linear", 3, 13) == 1);
+  CHECK(age_after("linear", 3, 14) == kInactiveDirtyList + 0);  // deactivated at 0
+  // Capped: 5 + 3 * 25 = 80 -> 64, then 10 idle scans -> 54.
+  CHECK(age_after("linear", 25, 10) == 54);
+}
+
+TEST_CASE("rmap_aging exponential (2.4.0): referenced on three scans, then idle") {
+  // PAGE_AGE_START 2, +3: 2 -> 5 -> 8 -> 11; halving: 11 -> 5 -> 2 -> 1 -> 0 (deactivated).
+  CHECK(age_after("exponential", 3, 0) == 11);
+  CHECK(age_after("exponential", 3, 1) == 5);
+  CHECK(age_after("exponential", 3, 2) == 2);
+  CHECK(age_after("exponential", 3, 3) == 1);
+  CHECK(age_after("exponential", 3, 4) == kInactiveDirtyList + 0);
+  // Capped at 64: 2 + 3 * 25 -> 64, then 64 -> 32 -> 16.
+  CHECK(age_after("exponential", 25, 2) == 16);
+}
+
+TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted the second time") {
+  // Anonymous pages A (written) and B (read), both aged down to inactive_dirty by hand:
+  // fault (age 5, PG_ref + young) -> 1 referenced scan (8) -> 8 idle scans -> age 0,
+  // deactivated; A then B, B nearer the head. inactive_dirty (head..tail): [B A]
+  // reclaim 1: launder A (tail): unmapped, dirty, first time -> requeued [A B]
+  //            launder B: unmapped, clean -> inactive_clean; reclaim_page -> B is the victim
+  // reclaim 1: launder A: second time -> victim
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "rmap_aging", 8, Params{{"background_priority", std::int64_t{0}}});
+  d.fault(0, true);
+  d.fault(1);
+  for (int s = 0; s < 9; ++s) d.tick();
+  REQUIRE(probe_rmap_aging(d.policy(), 0) == kInactiveDirtyList);
+  REQUIRE(probe_rmap_aging(d.policy(), 1) == kInactiveDirtyList);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+}
+
+}  // namespace
+}  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+// ---- linux24_vscan ---------------------------------------------------------------------
+
+TEST_CASE("linux24_vscan: swap_out walks a process in virtual-address order, then the next") {
+  // Anonymous pages, ids in order of first touch: pid 1: 0=vpn5 1=vpn3 2=vpn9, pid 2: 3=vpn7
+  // 4=vpn2, then pid 1: 5=vpn100, pid 2: 6=vpn50. 5 frames. Walk order: pid 1 [3 5 9 100],
+  // pid 2 [2 7 50]. ' = PG_referenced, y = pte young; lists head..tail.
+  // Faults 0..4: each inactive head then mark_page_accessed: inactive [4'y 3'y 2'y 1'y 0'y].
+  // Reclaim 1: prio 6 max_scan 5/6 = 0. prio 5: max_scan 1, max_mapped min(32, 0) = 0:
+  //   tail 0 is mapped -> swap_out. pid 1 from vpn 3: 1 young -> mark_page_accessed ->
+  //   active (PG_ref was set), 0 and 2 likewise, 100 absent; pid 2: 4, 3 -> active;
+  //   pid 1 again: all active. Fails (3 = nprocs + 1 process visits).
+  //   prio 4: refill_inactive(1 * 5 / ((0+1)*2) = 2): active [3 4 2 0 1]: 1, 0 -> inactive
+  //   with PG_ref set: inactive [0' 1']. max_scan 2/4 = 0. prio 3: refill 1*3/6 = 0, scan 0.
+  //   prio 2: max_scan 1: tail 1 mapped -> swap_out: pid 1's hand is at its end -> pid 2:
+  //   4, 3 active; pid 1 from the start: vpn 3 (page 1) not young, not active -> VICTIM 1.
+  // Fault 5 (vpn 100): inactive [5'y 0']. Reclaim 2: nothing until prio 2, then swap_out
+  //   continues pid 1 after vpn 3: vpn 5 (page 0) not young, inactive -> VICTIM 0.
+  // Fault 6 (pid 2 vpn 50): inactive [6'y 5'y]. Reclaim 3: prio 2: swap_out from vpn 9:
+  //   page 2 active; 5 young -> active; pid 2: 4, 3 active, 6 young -> active; pid 1: all
+  //   active. prio 1: refill(1 * 5 / 2 = 2): active [6 5 3 4 2]: 2, 4 -> inactive
+  //   [4' 2']; shrink_cache: tail 2 mapped -> swap_out: pid 1 at its end -> pid 2 from
+  //   vpn 2: page 4 not young, inactive -> VICTIM 4.
+  // (LRU would evict 0, 1, 2: pid 1's pages in order of use.)
+  TraceBuilder b;
+  for (auto [pid, vpn] : std::vector<std::pair<int, int>>{{1, 5}, {1, 3}, {1, 9}, {2, 7}, {2, 2},
+                                                          {1, 100}, {2, 50}}) {
+    b.add(static_cast<std::uint64_t>(pid), static_cast<std::uint64_t>(vpn), false);
+  }
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_vscan", 5, Params{});
+  for (PageId p = 0; p < 5; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  d.fault(5);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.fault(6);
+  CHECK(d.reclaim(1) == std::vector<PageId>{4});
+}
+
+TEST_CASE("linux24_vscan: shrink_cache reclaims file pages without checking PG_referenced") {
+  // File pages A B C, 3 frames; A read twice (inactive,ref -> active), B and C once.
+  // D*: prio 6: refill(1 * 1 / ((2+1)*2) = 0); max_scan 2/6 = 0; prio 5, 4, 3: 2/p = 0;
+  // prio 2: max_scan 1: tail B is not mapped -> reclaimed although referenced.
+  // A B C D B -> B faults again: 5 faults; A stays.
+  const Trace t = file_trace({1, 1, 2, 3, 4, 2, 1});
+  CHECK(run(t, "linux24_vscan", 3).faults == 5);
+}
+
+}  // namespace
+}  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+// ---- freebsd ---------------------------------------------------------------------------
+
+TEST_CASE("freebsd: a dirty page goes round the inactive queue twice before laundering") {
+  // 8 frames (v_inactive_target 8/3 = 2). Anonymous A (written) and B (read).
+  // Faults: vm_page_activate, act_count 5, pte young set. Active (head..tail) [A B].
+  // Reclaim 1: inactive empty. Active scan (page_shortage 1 + 2): A young -> act 5+3+1 = 9,
+  //   B likewise. Following rounds: no reference, act 9 -> 8 -> ... -> 0 on the 9th: both
+  //   deactivated, inactive [A B]. Inactive scan, pass 0: A dirty, no PG_WINATCFLS -> set it,
+  //   requeue [B A]; B clean -> cached: VICTIM B.
+  // Reclaim 2: A dirty with PG_WINATCFLS -> laundered: VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  for (std::int64_t algorithm : {0, 1}) {
+    // pageout_algorithm=1 deactivates at the first unreferenced scan (act 8): same victims.
+    CAPTURE(algorithm);
+    Driver d(t, "freebsd", 8, Params{{"pageout_algorithm", algorithm}});
+    d.fault(0, true);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  }
+}
+
+TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while a clean one exists") {
+  // 8 frames. A anonymous written (id 0), F file (id 1), G file (id 2, faulted later).
+  // Faults A, F: active [A F], A young, F PG_REFERENCED.
+  // Reclaim 1: both go 5 -> 9 (referenced) -> ... -> 0 together, inactive [A F];
+  //   pass 0: A dirty -> PG_WINATCFLS, requeue [F A]; F clean: VICTIM F.
+  // Fault G: active [G], act 5, PG_REFERENCED.
+  // Reclaim 2 without defer: A (flag set) is laundered: VICTIM A.
+  // Reclaim 2 with defer: G is resident and clean, so swap pageouts are not ok: A requeued
+  //   each pass; the active scan (shortage 1 + 1) ages G 5 -> 9 -> ... -> 0, deactivates it,
+  //   and the next inactive scan requeues A and caches G: VICTIM G.
+  // Reclaim 3 with defer: only A is resident: VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false, PageKind::kFile);
+  b.add(1, 2, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  {
+    Driver d(t, "freebsd", 8, Params{});
+    d.fault(0, true);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    d.fault(2);
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  }
+  {
+    Driver d(t, "freebsd", 8, Params{{"defer_swapspace_pageouts", true}});
+    d.fault(0, true);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    d.fault(2);
+    CHECK(d.reclaim(1) == std::vector<PageId>{2});
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  }
+}
+
+}  // namespace
+}  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+// ---- mglru -----------------------------------------------------------------------------
+
+TEST_CASE("mglru: aging moves young pages to max_seq, eviction takes the oldest generation") {
+  // Anonymous pages A..E = ids 0..4, 8 frames. Start: max_seq 3, min_seq 0 (both types).
+  // probe = seq * 8 + tier. Lists head..tail; y = pte young.
+  // Faults A B C D: fault context -> max_seq 3: gen3 [Dy Cy By Ay].
+  // Reclaim 1: try_to_inc_min_seq: gens 0, 1 empty -> min_seq 2 (2 + 2 > 3 stops it).
+  //   should_run_aging: 2 + MIN_NR_GENS > 3 -> age: walk tail first A B C D, all young ->
+  //   head of gen3, cleared: gen3 [D C B A]; max_seq 4. min_seq -> 3 (gen2 empty).
+  //   Type: min_seq equal, no refaults -> get_type_to_scan picks file, which is empty ->
+  //   anon, tier_idx 3 (nothing protected). Tail of gen3: A, not young -> VICTIM A.
+  // Touch B (young). Fault E -> gen4 [Ey].
+  // Reclaim 2: 3 + 2 > 4 -> age: B young -> gen4 [B E]; E young -> gen4 [E B]; C, D stay
+  //   in gen3 [D C]; max_seq 5. Tail of gen3: C -> VICTIM C.
+  //   Now D is in seq 3, B and E in seq 4.
+  // Touch D (young). Reclaim 3: 3 generations, young (seq 5) 0 * 2 > 3? no; old (seq 3)
+  //   1 * 4 < 3? no -> no aging. Tail of gen3: D has a young pte -> activated to max_seq 5.
+  //   gen3 empty -> min_seq 4. Tail of gen4: B, not young -> VICTIM B.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 5; ++v) b.add(1, v, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "mglru", 8, Params{});
+  for (PageId p = 0; p < 4; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.touch(1);
+  d.fault(4);
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(probe_mglru(d.policy(), kNoPage) == 5);   // max_seq
+  CHECK(probe_mglru(d.policy(), 3) == 3 * 8);     // D: seq 3, tier 0
+  CHECK(probe_mglru(d.policy(), 1) == 4 * 8);     // B: seq 4
+  CHECK(probe_mglru(d.policy(), 4) == 4 * 8);     // E: seq 4
+  d.touch(3);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_mglru(d.policy(), 3) == 5 * 8);     // D activated to max_seq
+}
+
+TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction") {
+  // File pages H, C1..C4 = ids 0..4; swappiness 1 (file first, tier_idx from get_tier_idx:
+  // gains 1 for tier 0, 2 for the others); min_lru_batch 1. All pages sit in seq 1: after
+  // min_seq moves 0 -> 1, min_seq + 2 >= max_seq 3, so read pages are inserted at min_seq.
+  // No aging: 3 generations, young (seq 3) empty, old (seq 1) holds everything.
+  // positive_ctrl_err(sp, pv) = pv.refaulted < 1 || pv.refaulted * (sp.total + 1) * 1
+  //                                                  <= (sp.refaulted + 1) * pv.total * 2
+  // H read twice (referenced, workingset: tier 1), C1 C2 C3 read once: gen1 [C3 C2 C1 H].
+  // Reclaim 1: no refaults yet, tier_idx 3: tail H evicted, shadow (seq 1, refs 1), evicted[1] 1.
+  // H read again: refault in min_seq 1 -> refaulted[1] = 1; read twice -> tier 1 again.
+  // C4 read: gen1 [C4 H C3 C2 C1].
+  // Reclaim 2: tier 0 total 0: 1 * 1 <= 1 * 1 * 2 -> not protected: C1 evicted (evicted[0] 1).
+  // Reclaim 3: 1 * 2 <= 2 -> C2 evicted (evicted[0] 2).
+  // Reclaim 4: 1 * 3 <= 2 fails -> tier_idx 0, but the tail C3 is tier 0: evicted.
+  // Reclaim 5: tail H, tier 1 > 0 -> protected: tail of seq 2, refs cleared, protected[1] 1;
+  //   then tier 1's total is 2: 1 * 4 <= 1 * 2 * 2 -> tier_idx 3; C4 evicted.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 5; ++v) b.add(1, v, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "mglru", 16,
+           Params{{"swappiness", std::int64_t{1}}, {"min_lru_batch", std::int64_t{1}}});
+  d.fault(0);
+  d.touch(0);
+  for (PageId p = 1; p <= 3; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.fault(0);
+  d.touch(0);
+  d.fault(4);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
+  CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 1);  // H: seq 1, tier 1
+  CHECK(d.reclaim(1) == std::vector<PageId>{4});
+  CHECK(probe_mglru(d.policy(), 0) == 2 * 8 + 0);  // H protected: seq 2, refs cleared
+}
+
+TEST_CASE("mglru: file reads set referenced, then workingset, then 2-bit refs (tiers)") {
+  // A file page read() k times: refs + workingset = 0, 1, 2, 3, 4, 4 for k = 1..6;
+  // tier = order_base_2(that + 1) = 0, 1, 2, 2, 3, 3. Inserted at min_seq + 1 = 1
+  // (min_seq 0 + MIN_NR_GENS < max_seq 3).
+  TraceBuilder b;
+  for (std::uint64_t page = 0; page < 6; ++page) {
+    for (std::uint64_t k = 0; k <= page; ++k) b.add(1, page, false, PageKind::kFile);
+  }
+  const auto r = replay(std::move(b).build(), "mglru", 8);
+  const std::int64_t expected_tier[6] = {0, 1, 2, 2, 3, 3};
+  for (PageId p = 0; p < 6; ++p) {
+    CAPTURE(p);
+    CHECK(probe_mglru(*r.policy, p) == 1 * 8 + expected_tier[p]);
+  }
+}
+
+}  // namespace
+}  // namespace pagesim::test
