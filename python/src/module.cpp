@@ -10,4 +10,6 @@ PYBIND11_MODULE(_core, m) {
   pagesim::python::register_trace(m);
   pagesim::python::register_simulate(m);
   pagesim::python::register_testing(m);
+  pagesim::python::register_prescient(m);
+  pagesim::python::register_mrc(m);
 }

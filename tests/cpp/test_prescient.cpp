@@ -88,7 +88,7 @@ TEST_CASE("exact_optimum with fault weight only equals MIN's faults; matches a b
 
 TEST_CASE("lower bound <= exact optimum <= every registered policy; heuristics' worst gaps") {
   const auto names = Registry::instance().names();
-  const std::vector<std::string> heuristics = {"belady", "belady_clean_first", "belady_weighted"};
+  const std::vector<std::string> heuristics = {"belady", "belady_clean_first", "belady_weighted", "belady_segment"};
   std::vector<std::uint64_t> worst_abs(heuristics.size(), 0);
   std::vector<double> worst_ratio(heuristics.size(), 1.0);
   std::vector<std::uint64_t> total(heuristics.size(), 0);

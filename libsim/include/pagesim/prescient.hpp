@@ -63,19 +63,24 @@ class NextUseHeaps {
     compact_at_ = 2 * frames + 8;
   }
 
-  // Records an access to `page` whose next use is `next_use` (kNever if none).
+  // Records an access to `page` whose next use is `next_use` (kNever if none): the page goes
+  // on the clean heap with key `next_use` or, if its eviction is now a swap-out, on the
+  // dirty heap with key `dirty_key` (next_use unless the policy ranks dirty pages otherwise).
   template <class View>
-  void access(PageId page, std::uint32_t next_use, View view) {
+  void access(PageId page, std::uint32_t next_use, View view) { access(page, next_use, next_use, view); }
+  template <class View>
+  void access(PageId page, std::uint32_t next_use, std::uint32_t dirty_key, View view) {
     const std::uint32_t s = ++stamp_[page];
     const bool costly = view.dirty(page) && view.kind(page) == PageKind::kAnon;
     std::vector<Entry>& heap = costly ? dirty_ : clean_;
+    const std::uint32_t key = costly ? dirty_key : next_use;
     if (heap.size() >= compact_at_) compact(heap, view);
     // Ties only between pages never used again: the lowest page id first, as in `belady`.
-    heap.push_back(Entry{(std::uint64_t{next_use} << 32) | (0xffffffffu - page), page, s});
+    heap.push_back(Entry{(std::uint64_t{key} << 32) | (0xffffffffu - page), page, s});
     std::push_heap(heap.begin(), heap.end());
   }
 
-  // The next use of the furthest valid page of the clean (dirty) heap, dropping stale tops;
+  // The key of the furthest valid page of the clean (dirty) heap, dropping stale tops;
   // false if the heap has no resident page.
   template <class View>
   bool top_clean(View view, std::uint32_t& next_use) { return top(clean_, view, next_use); }
