@@ -180,8 +180,12 @@ std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pa
     marks.add(i + 1, 1);
     last[p] = i;
   }
+  // SHARDS_adj as in shards_mrc, with the final rate: after rescaling, every access counts
+  // with weight final_rate in expectation.
+  const double expected = static_cast<double>(n) * static_cast<double>(threshold) / static_cast<double>(kHashSpace);
+  hist[1] += expected - mass;
   std::vector<double> faults = faults_from_histogram<double>(hist, cold, pages);
-  const double scale = mass > 0 ? static_cast<double>(n) / mass : 0.0;
+  const double scale = expected > 0 ? static_cast<double>(n) / expected : 0.0;
   for (double& f : faults) f *= scale;
   faults[0] = static_cast<double>(n);
   return faults;

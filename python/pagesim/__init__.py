@@ -120,3 +120,10 @@ def simulate(trace: TraceLike, policy: str = "lru", *, frames: int, **params: An
     """
     params["frames"] = frames
     return _core.simulate(as_trace(trace), policy, params)
+
+
+# Prescient bounds and miss-ratio curves (python/pagesim/prescient.py, mrc.py).
+from . import mrc, prescient  # noqa: E402
+from .prescient import prescient_ratio  # noqa: E402
+
+__all__ += ["mrc", "prescient", "prescient_ratio"]

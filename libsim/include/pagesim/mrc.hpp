@@ -29,8 +29,9 @@ std::vector<double> shards_mrc(const Trace& trace, double rate, std::uint64_t se
 
 // SHARDS with a fixed sample size: at most `max_pages` sampled pages; when a new one would
 // exceed it, the sampled page with the largest hash leaves the sample and the threshold (so
-// the rate) drops to its hash, and the histogram's mass is rescaled by new_rate / old_rate.
-// Memory is bounded whatever the trace.
+// the rate) drops to its hash, and the histogram's mass is rescaled by new_rate / old_rate;
+// at the end the SHARDS_adj correction with the final rate. The sample is bounded; the
+// Fenwick tree over access times used here for stack distances is O(N).
 std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pages,
                                           std::uint64_t seed = 0);
 
