@@ -24,6 +24,17 @@ class Fenwick {
       tree_[pos] = static_cast<std::uint32_t>(static_cast<std::int64_t>(tree_[pos]) + v);
     }
   }
+  // A tree over n positions with a 1 at positions 1..k, built in O(n).
+  static Fenwick ones(std::size_t n, std::size_t k) {
+    Fenwick f(n);
+    for (std::size_t pos = 1; pos <= n; ++pos) {
+      const std::size_t low = pos & (~pos + 1);
+      // Node pos covers (pos - low, pos]; count the ones there.
+      const std::size_t from = pos - low;
+      f.tree_[pos] = static_cast<std::uint32_t>(k > from ? std::min(k, pos) - from : 0);
+    }
+    return f;
+  }
   // Sum over positions 1..pos.
   std::uint64_t prefix(std::size_t pos) const {
     std::uint64_t s = 0;
@@ -61,23 +72,42 @@ std::vector<T> faults_from_histogram(const std::vector<T>& hist, T misses, std::
 std::vector<std::uint64_t> lru_mrc(const Trace& trace) {
   const std::size_t n = trace.size();
   const std::size_t pages = trace.num_pages();
-  std::vector<std::uint64_t> last(pages, kNone);
+  // Each page's latest access is marked at a position of the tree; positions increase with
+  // time. Only `pages` marks are live at once, so the tree holds 2 * pages positions (small
+  // enough to stay in cache) and, when they run out, the live marks are renumbered 1..k in
+  // order, which keeps distances: amortised O(1) per access on top of the O(log P) queries.
+  const std::size_t capacity = std::min<std::size_t>(n, std::max<std::size_t>(2 * pages, 1024));
+  std::vector<std::uint64_t> last(pages, kNone);  // position of p's latest access
+  std::vector<PageId> at(capacity + 1, kNoPage);  // page marked at each position
   std::vector<std::uint64_t> hist(pages + 2, 0);
   std::uint64_t cold = 0;
-  Fenwick marks(n);
+  Fenwick marks(capacity);
+  std::size_t next_pos = 1;
   const PageId* page = trace.pages().data();
   for (std::size_t i = 0; i < n; ++i) {
+    if (next_pos > capacity) {
+      std::size_t k = 0;
+      for (std::size_t pos = 1; pos <= capacity; ++pos) {
+        const PageId q = at[pos];
+        if (q == kNoPage || last[q] != pos) continue;
+        at[++k] = q;
+        last[q] = k;
+      }
+      std::fill(at.begin() + static_cast<std::ptrdiff_t>(k) + 1, at.end(), kNoPage);
+      marks = Fenwick::ones(capacity, k);
+      next_pos = k + 1;
+    }
     const PageId p = page[i];
-    // Access at time t is marked at position t + 1 while it is its page's latest.
     if (last[p] == kNone) {
       ++cold;
     } else {
-      const std::uint64_t between = marks.prefix(i) - marks.prefix(last[p] + 1);
+      const std::uint64_t between = marks.prefix(next_pos - 1) - marks.prefix(last[p]);
       ++hist[between + 1];
-      marks.add(last[p] + 1, -1);
+      marks.add(last[p], -1);
     }
-    marks.add(i + 1, 1);
-    last[p] = i;
+    marks.add(next_pos, 1);
+    at[next_pos] = p;
+    last[p] = next_pos++;
   }
   return faults_from_histogram<std::uint64_t>(hist, cold, pages);
 }
@@ -138,6 +168,9 @@ std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pa
   std::vector<std::uint8_t> in_sample(pages, 0);
   std::priority_queue<std::pair<std::uint64_t, PageId>> largest;  // (hash, page) of the sample
   std::uint64_t threshold = kHashSpace;
+  // An access sampled at rate r(t) is counted with weight 1 / r(t) and everything is
+  // multiplied by the final rate at the end: the same as rescaling the histogram by
+  // new_rate / old_rate at every drop, without touching it.
   std::vector<double> hist(pages + 2, 0.0);
   double cold = 0;
   double mass = 0;
@@ -150,39 +183,39 @@ std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pa
       in_sample[p] = 1;
       largest.emplace(h, p);
       if (largest.size() > max_pages) {
-        const std::uint64_t new_threshold = largest.top().first;
-        while (!largest.empty() && largest.top().first >= new_threshold) {
+        threshold = largest.top().first;
+        while (!largest.empty() && largest.top().first >= threshold) {
           const PageId q = largest.top().second;
           largest.pop();
           in_sample[q] = 0;
           if (last[q] != kNone) marks.add(last[q] + 1, -1);
           last[q] = kNone;
         }
-        const double ratio = static_cast<double>(new_threshold) / static_cast<double>(threshold);
-        for (double& x : hist) x *= ratio;
-        cold *= ratio;
-        mass *= ratio;
-        threshold = new_threshold;
         if (!in_sample[p]) continue;
       }
     }
     const double r = static_cast<double>(threshold) / static_cast<double>(kHashSpace);
-    mass += 1;
+    const double weight = 1.0 / r;
+    mass += weight;
     if (last[p] == kNone) {
-      cold += 1;
+      cold += weight;
     } else {
       const std::uint64_t between = marks.prefix(i) - marks.prefix(last[p] + 1);
       const double scaled = static_cast<double>(between + 1) / r;
       const auto bucket = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::llround(scaled)), pages + 1);
-      hist[bucket] += 1;
+      hist[bucket] += weight;
       marks.add(last[p] + 1, -1);
     }
     marks.add(i + 1, 1);
     last[p] = i;
   }
+  const double final_rate = static_cast<double>(threshold) / static_cast<double>(kHashSpace);
+  for (double& x : hist) x *= final_rate;
+  cold *= final_rate;
+  mass *= final_rate;
   // SHARDS_adj as in shards_mrc, with the final rate: after rescaling, every access counts
   // with weight final_rate in expectation.
-  const double expected = static_cast<double>(n) * static_cast<double>(threshold) / static_cast<double>(kHashSpace);
+  const double expected = static_cast<double>(n) * final_rate;
   hist[1] += expected - mass;
   std::vector<double> faults = faults_from_histogram<double>(hist, cold, pages);
   const double scale = expected > 0 ? static_cast<double>(n) / expected : 0.0;

@@ -37,6 +37,8 @@ TEST_CASE("the one-pass LRU curve equals the LRU simulation at every memory size
     CAPTURE(seed);
     check_lru_curve(random_trace(seed, 100 + seed * 13, 5 + seed % 50, 1 + seed % 3, seed % 4 == 0));
   }
+  // Longer than the tree's positions (2 * pages, at least 1024): renumbered several times.
+  check_lru_curve(random_trace(99, 6000, 10));
   check_lru_curve(generate_loop(3000, 120, 0.3, 1));
   check_lru_curve(generate_zipf(4000, 300, 0.9, 0.3, 2));
 }
