@@ -188,29 +188,37 @@ def plot_prescient_ratio(df, ax=None):
     return ax
 
 
+def _span(lo: float, hi: float) -> str:
+    return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}x-{hi:.2f}x"
+
+
 def _verdict(df) -> str:
     parts = []
     for f, g in df.groupby("frames", sort=True):
         first = g.iloc[0]
         lb, best = int(first["lower_bound"]), int(first["best_prescient"])
-        head = (f"At {f} frames a prescient policy needs between {lb} (proven lower bound) and "
-                f"{best} ({first['best_prescient_policy']}) swap-outs.")
-        cells = [f"{r.policy} {r.swap_outs} ({r.ratio_to_best:.2f}x-{r.ratio_to_lower_bound:.2f}x)"
+        if lb == best:
+            head = (f"At {f} frames the fewest swap-outs any policy can make is exactly {best}: "
+                    f"{first['best_prescient_policy']} attains the proven lower bound.")
+        else:
+            head = (f"At {f} frames a prescient policy needs between {lb} (proven lower bound) and "
+                    f"{best} ({first['best_prescient_policy']}) swap-outs.")
+        cells = [f"{r.policy} {r.swap_outs} ({_span(r.ratio_to_best, r.ratio_to_lower_bound)})"
                  for r in g.itertuples()]
         good = g.loc[g["swap_outs"].idxmin()]
         lo, hi = float(good["ratio_to_best"]), float(good["ratio_to_lower_bound"])
         if hi < ABOUT_LOW:
-            claim = "it evicts fewer than 'about 1.5x' the dirty pages: the claim overstates the gap"
+            claim = "fewer than 'about 1.5x': the claim overstates the gap"
         elif lo > ABOUT_HIGH:
-            claim = "it evicts more than 'about 1.5x' the dirty pages: the claim understates the gap"
+            claim = "more than 'about 1.5x': the claim understates the gap"
         elif lo >= ABOUT_LOW and hi <= ABOUT_HIGH:
             claim = "the 'about 1.5x' claim holds"
         else:
-            claim = ("the 'about 1.5x' claim is consistent with the bracket but not settled by it "
-                     "(the ratio range crosses the 1.25-1.75 band)")
-        parts.append(f"{head} Swap-outs (ratio to the optimum): {', '.join(cells)}. The best real "
-                     f"policy here, {good['policy']}, evicts {lo:.2f}x to {hi:.2f}x as many dirty pages "
-                     f"as the prescient optimum: {claim}.")
+            claim = ("consistent with 'about 1.5x' but not settled by the bracket (its ratio range "
+                     f"crosses the {ABOUT_LOW}-{ABOUT_HIGH} band)")
+        parts.append(f"{head} Swap-outs and their ratio to the prescient optimum: {', '.join(cells)}. "
+                     f"The best real policy here, {good['policy']}, evicts {_span(lo, hi)} as many "
+                     f"dirty pages as the prescient optimum: {claim}.")
     return " ".join(parts)
 
 
