@@ -227,7 +227,7 @@ std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pa
 std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames) {
   const std::size_t pages = trace.num_pages();
   const std::size_t depth = (max_frames == 0 || max_frames > pages) ? pages : max_frames;
-  const std::vector<std::uint32_t> next_use = Engine::compute_next_use(trace);
+  const auto next_use = Engine::compute_next_use(trace);
   constexpr std::size_t kOut = ~std::size_t{0};
   std::vector<std::size_t> pos(pages, kOut);
   std::vector<std::uint32_t> next(pages, kNever);
