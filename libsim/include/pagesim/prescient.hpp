@@ -23,7 +23,9 @@ namespace pagesim {
 
 // A lower bound on the swap-outs of every policy on `trace` with `frames` frames, whatever
 // its eviction times (demand paging, watermark batches, readahead) and also with
-// free_slot_on_swapin. O(W log W) for W writes. The proof is in prescient.cpp and in the
+// free_slot_on_swapin, as long as the accesses are replayed in trace order (with dynamic
+// scheduling of several processes the replay order differs and the bound is for the trace
+// order only). O(W log W) for W writes. The proof is in prescient.cpp and in the
 // README ("Prescient bracket").
 std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames);
 
