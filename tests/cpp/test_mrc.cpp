@@ -26,9 +26,10 @@ TEST_CASE("LRU and OPT curves, hand-traced: 1 2 3 1 2 4 1") {
   // 4 cold, 1 at 3 (1,4,2). Faults: F=1,2: all 7; F=3: 4 cold; F>=4: 4.
   const Trace t = text("R 1\nR 2\nR 3\nR 1\nR 2\nR 4\nR 1\n");
   CHECK(lru_mrc(t) == std::vector<std::uint64_t>{7, 7, 7, 4, 4});
-  // MIN: F=1: 7 (no two consecutive accesses to one page). F=2: 1 2 | 3 evicts 2 (next #4
-  // vs 1 at #3)... [1 3], 1 hit, 2 evicts 3 (never) [1 2], 4 evicts 2 [1 4], 1 hit: 5.
-  // F=3: 4 cold + nothing else... 1 2 3, 1 hit, 2 hit, 4 evicts 2 or 3, 1 hit: 4.
+  // MIN, F=1: 7 (no page is accessed twice in a row).
+  // F=2: R1 [1]  R2 [1 2]  R3 evicts 2 (next #4; 1 next #3) [1 3]  R1 hit
+  //      R2 evicts 3 (never) [1 2]  R4 evicts 2 (never) [1 4]  R1 hit: 5 faults.
+  // F=3: R1 R2 R3 [1 2 3]  R1 hit  R2 hit  R4 evicts 2 or 3 (never) [1 . 4]  R1 hit: 4.
   CHECK(opt_mrc(t) == std::vector<std::uint64_t>{7, 7, 5, 4, 4});
 }
 
