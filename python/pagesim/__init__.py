@@ -154,3 +154,8 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
 
 from .sweeps import sweep  # noqa: E402  (needs simulate's helpers above)
 from . import plots  # noqa: E402  (matplotlib is imported when a plot is drawn)
+# Prescient bounds and miss-ratio curves (python/pagesim/prescient.py, mrc.py).
+from . import mrc, prescient  # noqa: E402
+from .prescient import prescient_ratio  # noqa: E402
+
+__all__ += ["mrc", "prescient", "prescient_ratio"]

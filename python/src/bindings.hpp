@@ -14,6 +14,8 @@ void register_simulate(py::module_& m);
 void register_testing(py::module_& m);
 void register_policy(py::module_& m);
 void register_sweep(py::module_& m);
+void register_prescient(py::module_& m);
+void register_mrc(py::module_& m);
 
 // Python keyword arguments to Params: bool, int, float and str values; anything else is a
 // ConfigError naming the key.

@@ -12,4 +12,6 @@ PYBIND11_MODULE(_core, m) {
   pagesim::python::register_testing(m);
   pagesim::python::register_policy(m);
   pagesim::python::register_sweep(m);
+  pagesim::python::register_prescient(m);
+  pagesim::python::register_mrc(m);
 }

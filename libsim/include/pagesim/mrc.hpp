@@ -1,0 +1,47 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "pagesim/trace.hpp"
+
+namespace pagesim {
+
+// Miss-ratio curves in one pass over a trace, for every memory size at once. Counts are
+// faults as the engine counts them (cold faults included), with one victim per fault.
+
+// faults[F] = faults of `lru` with F frames, for F = 0..trace.num_pages() (faults[0] is the
+// number of accesses). Mattson, Gecsei, Slutz, Traiger, "Evaluation techniques for storage
+// hierarchies", IBM Systems Journal 1970: LRU is a stack algorithm, an access with stack
+// distance d (distinct pages since the previous access to the page, itself included) hits
+// iff d <= F. Distances are counted with a Fenwick tree over access times that marks the
+// latest access to each page: O(N log N) time, O(N + P) memory.
+std::vector<std::uint64_t> lru_mrc(const Trace& trace);
+
+// SHARDS estimate of lru_mrc (Waldspurger, Park, Garthwaite, Ahmad, "Efficient MRC
+// Construction with SHARDS", FAST 2015). Fixed rate: a page is sampled iff
+// hash(page) mod 2^24 < rate * 2^24; stack distances among sampled pages are divided by the
+// rate, and the first histogram bucket gets the difference between the expected and the
+// actual number of sampled accesses (their SHARDS_adj). Returns estimated faults[F] for
+// F = 0..num_pages, scaled to the whole trace. rate in (0, 1]; rate 1 gives lru_mrc.
+std::vector<double> shards_mrc(const Trace& trace, double rate, std::uint64_t seed = 0);
+
+// SHARDS with a fixed sample size: at most `max_pages` sampled pages; when a new one would
+// exceed it, the sampled page with the largest hash leaves the sample and the threshold (so
+// the rate) drops to its hash, and the histogram's mass is rescaled by new_rate / old_rate;
+// at the end the SHARDS_adj correction with the final rate. The sample is bounded; the
+// Fenwick tree over access times used here for stack distances is O(N).
+std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pages,
+                                          std::uint64_t seed = 0);
+
+// faults[F] = faults of Belady's MIN with F frames, F = 0..max_frames (0 or more than the
+// footprint: all sizes up to the footprint). Mattson et al.'s OPT stack (priority = next
+// use, sooner is higher; pages never used again lowest, by page id), in the one-pass form of
+// Sugumar and Abraham, "Efficient simulation of caches under optimal replacement with
+// applications to miss characterization", SIGMETRICS 1993: on an access at stack depth d the
+// page goes to the top and each level down to d keeps the higher-priority of the page it held
+// and the one pushed down from above. Exact for every size; O(N * min(d, max_frames)) time.
+std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames = 0);
+
+}  // namespace pagesim

@@ -1,0 +1,272 @@
+#include "pagesim/mrc.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <string>
+#include <utility>
+
+#include "pagesim/engine.hpp"
+#include "pagesim/error.hpp"
+
+namespace pagesim {
+namespace {
+
+constexpr std::uint64_t kNone = ~std::uint64_t{0};
+constexpr std::uint64_t kHashSpace = std::uint64_t{1} << 24;
+
+// Counts over positions 1..n.
+class Fenwick {
+ public:
+  explicit Fenwick(std::size_t n) : tree_(n + 1, 0) {}
+  void add(std::size_t pos, std::int32_t v) {
+    for (; pos < tree_.size(); pos += pos & (~pos + 1)) {
+      tree_[pos] = static_cast<std::uint32_t>(static_cast<std::int64_t>(tree_[pos]) + v);
+    }
+  }
+  // A tree over n positions with a 1 at positions 1..k, built in O(n).
+  static Fenwick ones(std::size_t n, std::size_t k) {
+    Fenwick f(n);
+    for (std::size_t pos = 1; pos <= n; ++pos) {
+      const std::size_t low = pos & (~pos + 1);
+      // Node pos covers (pos - low, pos]; count the ones there.
+      const std::size_t from = pos - low;
+      f.tree_[pos] = static_cast<std::uint32_t>(k > from ? std::min(k, pos) - from : 0);
+    }
+    return f;
+  }
+  // Sum over positions 1..pos.
+  std::uint64_t prefix(std::size_t pos) const {
+    std::uint64_t s = 0;
+    for (; pos > 0; pos &= pos - 1) s += tree_[pos];
+    return s;
+  }
+
+ private:
+  std::vector<std::uint32_t> tree_;
+};
+
+// splitmix64: spreads page ids uniformly over the hash space (SHARDS samples by hash).
+std::uint64_t page_hash(PageId p, std::uint64_t seed) {
+  std::uint64_t z = p + seed * 0x9e3779b97f4a7c15ULL + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return (z ^ (z >> 31)) & (kHashSpace - 1);
+}
+
+// faults[F] = misses + sum of hist[d] for d > F, F = 0..last.
+template <class T>
+std::vector<T> faults_from_histogram(const std::vector<T>& hist, T misses, std::size_t last) {
+  std::vector<T> faults(last + 1, T{});
+  T above = misses;
+  for (std::size_t d = hist.size() - 1; d > last; --d) above += hist[d];
+  for (std::size_t f = last + 1; f-- > 0;) {
+    faults[f] = above;
+    if (f < hist.size()) above += hist[f];
+  }
+  return faults;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> lru_mrc(const Trace& trace) {
+  const std::size_t n = trace.size();
+  const std::size_t pages = trace.num_pages();
+  // Each page's latest access is marked at a position of the tree; positions increase with
+  // time. Only `pages` marks are live at once, so the tree holds 2 * pages positions (small
+  // enough to stay in cache) and, when they run out, the live marks are renumbered 1..k in
+  // order, which keeps distances: amortised O(1) per access on top of the O(log P) queries.
+  const std::size_t capacity = std::min<std::size_t>(n, std::max<std::size_t>(2 * pages, 1024));
+  std::vector<std::uint64_t> last(pages, kNone);  // position of p's latest access
+  std::vector<PageId> at(capacity + 1, kNoPage);  // page marked at each position
+  std::vector<std::uint64_t> hist(pages + 2, 0);
+  std::uint64_t cold = 0;
+  Fenwick marks(capacity);
+  std::size_t next_pos = 1;
+  const PageId* page = trace.pages().data();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (next_pos > capacity) {
+      std::size_t k = 0;
+      for (std::size_t pos = 1; pos <= capacity; ++pos) {
+        const PageId q = at[pos];
+        if (q == kNoPage || last[q] != pos) continue;
+        at[++k] = q;
+        last[q] = k;
+      }
+      std::fill(at.begin() + static_cast<std::ptrdiff_t>(k) + 1, at.end(), kNoPage);
+      marks = Fenwick::ones(capacity, k);
+      next_pos = k + 1;
+    }
+    const PageId p = page[i];
+    if (last[p] == kNone) {
+      ++cold;
+    } else {
+      const std::uint64_t between = marks.prefix(next_pos - 1) - marks.prefix(last[p]);
+      ++hist[between + 1];
+      marks.add(last[p], -1);
+    }
+    marks.add(next_pos, 1);
+    at[next_pos] = p;
+    last[p] = next_pos++;
+  }
+  return faults_from_histogram<std::uint64_t>(hist, cold, pages);
+}
+
+std::vector<double> shards_mrc(const Trace& trace, double rate, std::uint64_t seed) {
+  if (!(rate > 0.0 && rate <= 1.0)) {
+    throw ConfigError("SHARDS sampling rate " + std::to_string(rate) + " is out of range: (0, 1]");
+  }
+  const auto threshold = static_cast<std::uint64_t>(std::llround(rate * static_cast<double>(kHashSpace)));
+  if (threshold == 0) {
+    throw ConfigError("SHARDS sampling rate " + std::to_string(rate) + " samples nothing; at least 2^-24");
+  }
+  const double r = static_cast<double>(threshold) / static_cast<double>(kHashSpace);
+  const std::size_t n = trace.size();
+  const std::size_t pages = trace.num_pages();
+  std::vector<std::uint8_t> sampled(pages);
+  for (PageId p = 0; p < pages; ++p) sampled[p] = page_hash(p, seed) < threshold;
+
+  std::vector<std::uint64_t> last(pages, kNone);
+  std::vector<double> hist(pages + 2, 0.0);
+  double cold = 0;
+  std::uint64_t samples = 0;
+  std::size_t sampled_accesses = 0;
+  for (std::size_t i = 0; i < n; ++i) sampled_accesses += sampled[trace.page(i)];
+  Fenwick marks(sampled_accesses);
+  for (std::size_t i = 0; i < n; ++i) {
+    const PageId p = trace.page(i);
+    if (!sampled[p]) continue;
+    const std::uint64_t t = samples++;
+    if (last[p] == kNone) {
+      cold += 1;
+    } else {
+      const std::uint64_t between = marks.prefix(t) - marks.prefix(last[p] + 1);
+      const double scaled = static_cast<double>(between + 1) / r;
+      const auto bucket = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::llround(scaled)), pages + 1);
+      hist[bucket] += 1;
+      marks.add(last[p] + 1, -1);
+    }
+    marks.add(t + 1, 1);
+    last[p] = t;
+  }
+  // SHARDS_adj: the expected number of sampled accesses is n * r; the difference from the
+  // actual number goes to the smallest distance (it is mostly sampling noise in hot pages).
+  const double expected = static_cast<double>(n) * r;
+  hist[1] += expected - static_cast<double>(samples);
+  std::vector<double> faults = faults_from_histogram<double>(hist, cold, pages);
+  const double scale = expected > 0 ? static_cast<double>(n) / expected : 0.0;
+  for (double& f : faults) f *= scale;
+  faults[0] = static_cast<double>(n);
+  return faults;
+}
+
+std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pages, std::uint64_t seed) {
+  if (max_pages == 0) throw ConfigError("SHARDS sample size 0 is out of range: at least 1 page");
+  const std::size_t n = trace.size();
+  const std::size_t pages = trace.num_pages();
+  std::vector<std::uint64_t> last(pages, kNone);
+  std::vector<std::uint8_t> in_sample(pages, 0);
+  std::priority_queue<std::pair<std::uint64_t, PageId>> largest;  // (hash, page) of the sample
+  std::uint64_t threshold = kHashSpace;
+  // An access sampled at rate r(t) is counted with weight 1 / r(t) and everything is
+  // multiplied by the final rate at the end: the same as rescaling the histogram by
+  // new_rate / old_rate at every drop, without touching it.
+  std::vector<double> hist(pages + 2, 0.0);
+  double cold = 0;
+  double mass = 0;
+  Fenwick marks(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const PageId p = trace.page(i);
+    const std::uint64_t h = page_hash(p, seed);
+    if (h >= threshold) continue;
+    if (!in_sample[p]) {
+      in_sample[p] = 1;
+      largest.emplace(h, p);
+      if (largest.size() > max_pages) {
+        threshold = largest.top().first;
+        while (!largest.empty() && largest.top().first >= threshold) {
+          const PageId q = largest.top().second;
+          largest.pop();
+          in_sample[q] = 0;
+          if (last[q] != kNone) marks.add(last[q] + 1, -1);
+          last[q] = kNone;
+        }
+        if (!in_sample[p]) continue;
+      }
+    }
+    const double r = static_cast<double>(threshold) / static_cast<double>(kHashSpace);
+    const double weight = 1.0 / r;
+    mass += weight;
+    if (last[p] == kNone) {
+      cold += weight;
+    } else {
+      const std::uint64_t between = marks.prefix(i) - marks.prefix(last[p] + 1);
+      const double scaled = static_cast<double>(between + 1) / r;
+      const auto bucket = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::llround(scaled)), pages + 1);
+      hist[bucket] += weight;
+      marks.add(last[p] + 1, -1);
+    }
+    marks.add(i + 1, 1);
+    last[p] = i;
+  }
+  const double final_rate = static_cast<double>(threshold) / static_cast<double>(kHashSpace);
+  for (double& x : hist) x *= final_rate;
+  cold *= final_rate;
+  mass *= final_rate;
+  // SHARDS_adj as in shards_mrc, with the final rate: after rescaling, every access counts
+  // with weight final_rate in expectation.
+  const double expected = static_cast<double>(n) * final_rate;
+  hist[1] += expected - mass;
+  std::vector<double> faults = faults_from_histogram<double>(hist, cold, pages);
+  const double scale = expected > 0 ? static_cast<double>(n) / expected : 0.0;
+  for (double& f : faults) f *= scale;
+  faults[0] = static_cast<double>(n);
+  return faults;
+}
+
+std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames) {
+  const std::size_t pages = trace.num_pages();
+  const std::size_t depth = (max_frames == 0 || max_frames > pages) ? pages : max_frames;
+  const auto next_use = Engine::compute_next_use(trace);
+  constexpr std::size_t kOut = ~std::size_t{0};
+  std::vector<std::size_t> pos(pages, kOut);
+  std::vector<std::uint32_t> next(pages, kNever);
+  std::vector<PageId> stack;
+  stack.reserve(depth);
+  std::vector<std::uint64_t> hist(depth + 2, 0);
+  std::uint64_t misses = 0;  // cold, or deeper than `depth`
+  // Sooner next use is higher priority; among pages never used again, the lower id.
+  const auto higher = [&](PageId a, PageId b) {
+    return next[a] != next[b] ? next[a] < next[b] : a < b;
+  };
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const PageId x = trace.page(i);
+    const std::size_t d = pos[x];
+    if (d == kOut) {
+      ++misses;
+    } else {
+      ++hist[d + 1];
+    }
+    next[x] = next_use[i];
+    const std::size_t limit = d == kOut ? stack.size() : d;
+    PageId carry = x;
+    for (std::size_t k = 0; k < limit; ++k) {
+      if (k == 0 || higher(carry, stack[k])) {
+        std::swap(carry, stack[k]);
+        pos[stack[k]] = k;
+      }
+    }
+    if (d != kOut) {
+      stack[d] = carry;
+      pos[carry] = d;
+    } else if (stack.size() < depth) {
+      pos[carry] = stack.size();
+      stack.push_back(carry);
+    } else {
+      pos[carry] = kOut;
+    }
+  }
+  return faults_from_histogram<std::uint64_t>(hist, misses, depth);
+}
+
+}  // namespace pagesim

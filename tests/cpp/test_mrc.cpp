@@ -1,0 +1,91 @@
+// One-pass miss-ratio curves against the simulations they stand for, at every memory size.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "helpers.hpp"
+#include "pagesim/generators.hpp"
+#include "pagesim/mrc.hpp"
+#include "random_traces.hpp"
+
+namespace pagesim::test {
+namespace {
+
+void check_lru_curve(const Trace& t) {
+  const auto curve = lru_mrc(t);
+  REQUIRE(curve.size() == t.num_pages() + 1);
+  CHECK(curve[0] == t.size());
+  for (std::size_t f = 1; f <= t.num_pages(); ++f) {
+    CAPTURE(f);
+    CHECK(curve[f] == run(t, "lru", static_cast<std::int64_t>(f)).faults);
+  }
+}
+
+TEST_CASE("LRU and OPT curves, hand-traced: 1 2 3 1 2 4 1") {
+  // LRU stack distances: 1 2 3 cold, 1 at distance 3 (1,3,2 since), 2 at 3 (2,1,3),
+  // 4 cold, 1 at 3 (1,4,2). Faults: F=1,2: all 7; F=3: 4 cold; F>=4: 4.
+  const Trace t = text("R 1\nR 2\nR 3\nR 1\nR 2\nR 4\nR 1\n");
+  CHECK(lru_mrc(t) == std::vector<std::uint64_t>{7, 7, 7, 4, 4});
+  // MIN, F=1: 7 (no page is accessed twice in a row).
+  // F=2: R1 [1]  R2 [1 2]  R3 evicts 2 (next #4; 1 next #3) [1 3]  R1 hit
+  //      R2 evicts 3 (never) [1 2]  R4 evicts 2 (never) [1 4]  R1 hit: 5 faults.
+  // F=3: R1 R2 R3 [1 2 3]  R1 hit  R2 hit  R4 evicts 2 or 3 (never) [1 . 4]  R1 hit: 4.
+  CHECK(opt_mrc(t) == std::vector<std::uint64_t>{7, 7, 5, 4, 4});
+}
+
+TEST_CASE("the one-pass LRU curve equals the LRU simulation at every memory size") {
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    CAPTURE(seed);
+    check_lru_curve(random_trace(seed, 100 + seed * 13, 5 + seed % 50, 1 + seed % 3, seed % 4 == 0));
+  }
+  // Longer than the tree's positions (2 * pages, at least 1024): renumbered several times.
+  check_lru_curve(random_trace(99, 6000, 10));
+  check_lru_curve(generate_loop(3000, 120, 0.3, 1));
+  check_lru_curve(generate_zipf(4000, 300, 0.9, 0.3, 2));
+}
+
+TEST_CASE("the one-pass OPT curve equals belady's faults at every memory size") {
+  for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+    CAPTURE(seed);
+    const Trace t = random_trace(seed, 100 + seed * 13, 5 + seed % 50, 1 + seed % 3, seed % 4 == 0);
+    const auto curve = opt_mrc(t);
+    REQUIRE(curve.size() == t.num_pages() + 1);
+    for (std::size_t f = 1; f <= t.num_pages(); ++f) {
+      CAPTURE(f);
+      CHECK(curve[f] == run(t, "belady", static_cast<std::int64_t>(f)).faults);
+    }
+    // A stack limited to the top k levels gives the same counts up to k.
+    const std::size_t k = 1 + seed % 7;
+    const auto truncated = opt_mrc(t, k);
+    REQUIRE(truncated.size() == std::min(k, t.num_pages()) + 1);
+    for (std::size_t f = 0; f < truncated.size(); ++f) CHECK(truncated[f] == curve[f]);
+  }
+  const Trace z = generate_zipf(3000, 400, 0.8, 0.3, 3);
+  const auto curve = opt_mrc(z);
+  for (std::size_t f : {std::size_t{1}, std::size_t{7}, std::size_t{50}, z.num_pages() / 2, z.num_pages()}) CHECK(curve[f] == run(z, "belady", static_cast<std::int64_t>(f)).faults);
+}
+
+TEST_CASE("SHARDS: rate 1 and a sample holding every page are exact; rate 0.1 is close") {
+  const Trace t = generate_zipf(200'000, 20'000, 0.9, 0.3, 5);
+  const auto exact = lru_mrc(t);
+  const auto full = shards_mrc(t, 1.0);
+  const auto big_sample = shards_fixed_size_mrc(t, t.num_pages());
+  for (std::size_t f = 0; f < exact.size(); ++f) {
+    CHECK(full[f] == static_cast<double>(exact[f]));
+    CHECK(big_sample[f] == static_cast<double>(exact[f]));
+  }
+  // Mean absolute error of the miss ratio over all sizes (the SHARDS paper's metric).
+  const auto mae = [&](const std::vector<double>& est) {
+    double sum = 0;
+    for (std::size_t f = 1; f < exact.size(); ++f) sum += std::fabs(est[f] - static_cast<double>(exact[f]));
+    return sum / static_cast<double>(exact.size() - 1) / static_cast<double>(t.size());
+  };
+  CHECK(mae(shards_mrc(t, 0.1, 1)) < 0.01);
+  CHECK(mae(shards_fixed_size_mrc(t, 2000, 1)) < 0.01);
+  CHECK_THROWS_AS(shards_mrc(t, 0.0), ConfigError);
+  CHECK_THROWS_AS(shards_mrc(t, 1.5), ConfigError);
+  CHECK_THROWS_AS(shards_fixed_size_mrc(t, 0), ConfigError);
+}
+
+}  // namespace
+}  // namespace pagesim::test
