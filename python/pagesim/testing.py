@@ -1,0 +1,192 @@
+"""Testing kit for a new reclaim heuristic, pytest-friendly.
+
+The same checks the built-in policies pass, runnable on a policy of your own (a registered
+name, a :class:`pagesim.Policy` subclass or a factory), known-answer traces with hand-derived
+counts, and claims that fail with a readable table::
+
+    from pagesim import testing
+
+    def test_my_policy_conforms():
+        testing.assert_conforms(MyPolicy)
+
+    def test_my_policy_beats_lru_on_a_scan():
+        t = testing.known_answers()["hot-set-plus-scan"]["trace"]
+        testing.assert_at_most(t, 4, MyPolicy, "lru", "faults")
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+
+import pandas as pd
+
+import pagesim
+from . import _core
+
+PolicyLike = Union[str, Callable[[], "pagesim.Policy"]]
+
+_SUMS = [
+    (("hits", "faults"), "accesses"),
+    (("minor_faults", "major_faults"), "faults"),
+    (("swap_ins", "file_reads", "zero_refills"), "major_faults"),
+    (("evictions_clean", "evictions_dirty"), "evictions"),
+    (("swap_outs", "file_writes"), "evictions_dirty"),
+]
+
+
+@dataclasses.dataclass
+class Report:
+    """Outcome of a set of checks: ``ok`` and a readable ``text()``."""
+
+    subject: str
+    checks: int = 0
+    failures: List[str] = dataclasses.field(default_factory=list)
+
+    MAX_FAILURES = 10
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+    def fail(self, what: str) -> None:
+        if len(self.failures) < self.MAX_FAILURES:
+            self.failures.append(what)
+
+    def text(self) -> str:
+        if self.ok:
+            return f"{self.subject}: {self.checks} checks, all passed"
+        lines = "".join(f"\n  - {f}" for f in self.failures)
+        return f"{self.subject}: {self.checks} checks, {len(self.failures)} failed:{lines}"
+
+    def check(self) -> "Report":
+        """Raise AssertionError with the text if any check failed; return self otherwise."""
+        if not self.ok:
+            raise AssertionError(self.text())
+        return self
+
+
+def _label(policy: PolicyLike) -> str:
+    return policy if isinstance(policy, str) else getattr(policy, "__name__", type(policy).__name__)
+
+
+def _runner(policy: PolicyLike) -> Callable[..., "pagesim.Result"]:
+    """A function running a fresh instance of `policy` on a trace."""
+    if isinstance(policy, _core.Policy):
+        raise pagesim.ConfigError(
+            "pass the policy's class or a factory, not an instance: the checks need fresh instances")
+    if isinstance(policy, str):
+        return lambda trace, **kw: pagesim.simulate(trace, policy, **kw)
+    if not callable(policy):
+        raise pagesim.ConfigError(f"policy must be a name, a Policy subclass or a factory, got {policy!r}")
+    return lambda trace, **kw: pagesim.simulate(trace, policy(), **kw)
+
+
+def _check_sums(report: Report, counters: Dict[str, int], where: str) -> None:
+    for parts, total in _SUMS:
+        report.checks += 1
+        if sum(counters[p] for p in parts) != counters[total]:
+            report.fail(f"counters do not add up: {' + '.join(parts)} != {total}{where}")
+
+
+def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -> Report:
+    """Run the conformance suite on `policy`.
+
+    On `traces` random traces (each with its own memory size) the run completes (the engine
+    rejects a victim that is not resident, repeated, or more than asked for), counters add up,
+    per-process counters sum to the total, memory never holds more than ``frames`` pages, a
+    fresh instance gives the same counts, Belady's MIN faults no more, and batch reclaim
+    between watermarks works. A built-in policy runs the C++ suite (which also compares its
+    inlined and virtual replays).
+    """
+    if isinstance(policy, str) and policy in dict(_core.policies()):
+        r = _core.testing.check_conformance(policy, traces, params)
+        return Report(r.subject, r.checks, list(r.failures))
+    run = _runner(policy)
+    report = Report(f"policy '{_label(policy)}'")
+    for seed in range(1, traces + 1):
+        if len(report.failures) >= Report.MAX_FAILURES:
+            break
+        t = _core.testing.random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0)
+        frames = 1 + seed % 9
+        where = f" (random_trace seed {seed}, frames {frames})"
+        report.checks += 1
+        try:
+            result = run(t, frames=frames, **params)
+            again = run(t, frames=frames, **params)
+        except pagesim.Error as e:
+            report.fail(f"{e}{where}")
+            continue
+        c = result.counters
+        _check_sums(report, c, where)
+        report.checks += 2
+        totals = {k: sum(p[k] for p in result.per_process) for k in c}
+        if totals != c:
+            report.fail(f"per-process counters do not sum to the total{where}")
+        if c["faults"] - c["evictions"] > frames:
+            report.fail(f"more pages resident than frames: {c['faults']} faults but only "
+                        f"{c['evictions']} evictions{where}")
+        report.checks += 1
+        if again.counters != c:
+            report.fail(f"not deterministic: a fresh instance with the same parameters gave "
+                        f"{again.counters['faults']} faults instead of {c['faults']}{where}")
+        report.checks += 1
+        opt = pagesim.simulate(t, "belady", frames=frames)["faults"]
+        if opt > c["faults"]:
+            report.fail(f"fewer faults ({c['faults']}) than Belady's MIN ({opt}), impossible "
+                        f"for demand paging{where}")
+        if frames >= 4:
+            try:
+                batch = run(t, frames=frames, low_watermark=1, high_watermark=3, **params)
+                _check_sums(report, batch.counters, where + " with watermarks 1/3")
+            except pagesim.Error as e:
+                report.fail(f"{e}{where} with watermarks 1/3")
+    return report
+
+
+def assert_conforms(policy: PolicyLike, *, traces: int = 100, **params: Any) -> None:
+    """:func:`check_conformance`, raising AssertionError with the failures."""
+    check_conformance(policy, traces=traces, **params).check()
+
+
+def known_answers() -> Dict[str, Dict[str, Any]]:
+    """Traces with hand-derived counts: name -> {why, trace, frames, expected}.
+
+    ``expected`` maps a built-in policy to {counter: value}.
+    """
+    return {k["name"]: {key: k[key] for key in ("why", "trace", "frames", "expected")}
+            for k in _core.testing.known_answers()}
+
+
+def check_known_answers(policy: str = "") -> Report:
+    """Check the known answers of one built-in policy (all when empty)."""
+    r = _core.testing.check_known_answers(policy)
+    return Report(r.subject, r.checks, list(r.failures))
+
+
+def compare(trace: Any, frames: int, policies: Sequence[PolicyLike],
+            metrics: Optional[Sequence[str]] = None, **params: Any) -> pd.DataFrame:
+    """Counters of each policy on one trace and memory size: a DataFrame indexed by policy."""
+    rows = {}
+    for p in policies:
+        rows[_label(p)] = _runner(p)(trace, frames=frames, **params).counters
+    df = pd.DataFrame.from_dict(rows, orient="index")
+    df.index.name = "policy"
+    return df[list(metrics)] if metrics else df
+
+
+def assert_at_most(trace: Any, frames: int, policy: PolicyLike, baseline: PolicyLike,
+                   metric: str, max_ratio: float = 1.0, **params: Any) -> pd.DataFrame:
+    """Assert ``policy.metric <= max_ratio * baseline.metric``; the table (with Belady's MIN
+    for scale) is returned, and is the AssertionError's message when the claim fails."""
+    rows: List[PolicyLike] = [policy, baseline]
+    if "belady" not in (policy, baseline):
+        rows.append("belady")
+    table = compare(trace, frames, rows, ["faults", "major_faults", "swap_ins", "swap_outs", metric]
+                    if metric not in ("faults", "major_faults", "swap_ins", "swap_outs")
+                    else ["faults", "major_faults", "swap_ins", "swap_outs"], **params)
+    mine, base = table.loc[_label(policy), metric], table.loc[_label(baseline), metric]
+    if mine > max_ratio * base:
+        raise AssertionError(f"{_label(policy)}.{metric} = {mine} > {max_ratio} x "
+                             f"{_label(baseline)}.{metric} = {base} at {frames} frames:\n"
+                             f"{table.to_string()}")
+    return table
