@@ -8,11 +8,11 @@ bash scripts/build.sh -DPAGESIM_WERROR=ON
 (cd _build && ctest --output-on-failure)
 
 echo "== Example project built against the installed pagesim (find_package)"
-rm -rf _build/install _build/cflru
+rm -rf _build/install _build/heuristics
 cmake --install _build --prefix "$PWD/_build/install" >/dev/null
-cmake -S examples/cflru -B _build/cflru -DCMAKE_PREFIX_PATH="$PWD/_build/install" >/dev/null
-cmake --build _build/cflru -j"$(nproc)"
-(cd _build/cflru && ctest --output-on-failure)
+cmake -S examples/heuristics -B _build/heuristics -DCMAKE_PREFIX_PATH="$PWD/_build/install" >/dev/null
+cmake --build _build/heuristics -j"$(nproc)"
+(cd _build/heuristics && ctest --output-on-failure)
 
 echo "== C++ tests under ASan + UBSan"
 cmake -S . -B _build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAGESIM_SANITIZE=ON \

@@ -27,6 +27,14 @@ using PolicyFactory = std::function<std::unique_ptr<Policy>(const Params&)>;
 Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages,
                    std::uint64_t procs = 1, bool files = false);
 
+// A memory hog and an interactive program, in trace order: the hog (pid 1) writes
+// `hog_pages` anonymous pages in a cycle; the interactive program (pid 2) wakes up `bursts`
+// times and reads its `interactive_pages` file pages (its text), with `gap` hog accesses
+// after each wake-up. With memory between `interactive_pages` and `hog_pages`, a global LRU
+// evicts the sleeping program's pages while the hog streams: it faults on every wake-up.
+Trace hog_and_interactive(std::uint32_t bursts = 20, std::uint32_t interactive_pages = 32,
+                          std::uint32_t hog_pages = 512, std::uint32_t gap = 300);
+
 struct ConformanceOptions {
   // Number of random traces (each with its own memory size).
   std::uint64_t traces = 200;
@@ -67,6 +75,8 @@ struct KnownAnswer {
   std::int64_t frames = 0;
   // policy -> counter -> expected value
   std::map<std::string, std::map<std::string, std::uint64_t>> expected;
+  // Engine settings of the run (e.g. readahead off where the count assumes demand paging).
+  Params params = {};
 };
 
 std::vector<KnownAnswer> known_answers();

@@ -1,6 +1,5 @@
 // Tests of the clean-first LRU heuristic, written as a user of pagesim would: the kit's
 // conformance suite, a hand-traced case, and the claim that it writes less to swap than LRU.
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
 #include "pagesim/generators.hpp"
