@@ -193,9 +193,10 @@ std::unique_ptr<ByteSource> detect(std::unique_ptr<ByteSource> raw) {
   raw->read_exact(head.data(), head.size(), got);
   head.resize(got);
   const auto starts = [&](std::string_view magic) { return head.size() >= magic.size() && head.compare(0, magic.size(), magic) == 0; };
+  const bool gzip = starts("\x1f\x8b"), zstd = starts("\x28\xb5\x2f\xfd");
   Peeked in(std::move(raw), std::move(head));
-  if (starts("\x1f\x8b")) return std::make_unique<GzipSource>(std::move(in));
-  if (starts("\x28\xb5\x2f\xfd")) return std::make_unique<ZstdSource>(std::move(in));
+  if (gzip) return std::make_unique<GzipSource>(std::move(in));
+  if (zstd) return std::make_unique<ZstdSource>(std::move(in));
   return std::make_unique<PlainSource>(std::move(in));
 }
 

@@ -16,7 +16,8 @@ void check_page_size(std::uint32_t page_size) {
   }
 }
 
-// One process's page accesses (page index in its array, write bit), filtered by the window.
+// One process's page accesses (page index in its array, write bit), filtered through a window
+// of its most recently touched pages (see QsbenchOptions).
 class Recorder {
  public:
   Recorder(std::uint32_t window, std::uint32_t shift) : window_(window), shift_(shift) {}
@@ -30,10 +31,15 @@ class Recorder {
         emit(page, true);
         e.written = true;
       }
-      std::move_backward(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(k), recent_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+      std::move_backward(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(k),
+                         recent_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
       recent_[0] = e;
       return;
     }
+    // A page from outside the window: first re-touch the window's most recent page if the
+    // emitted order left it behind, so that at this point the emitted and the true recency
+    // order agree (window 2 holds only two pages, so one re-touch suffices).
+    if (!recent_.empty() && recent_[0].page != last_) emit(recent_[0].page, false);
     emit(page, write);
     if (window_ == 0) return;
     if (recent_.size() < window_) recent_.push_back({});
@@ -49,12 +55,16 @@ class Recorder {
     std::uint32_t page = 0;
     bool written = false;
   };
-  void emit(std::uint32_t page, bool write) { out_.push_back(page << 1 | (write ? 1u : 0u)); }
+  void emit(std::uint32_t page, bool write) {
+    out_.push_back(page << 1 | (write ? 1u : 0u));
+    last_ = page;
+  }
 
   std::uint32_t window_;
   std::uint32_t shift_;
   std::vector<Entry> recent_;
   std::vector<std::uint32_t> out_;
+  std::uint32_t last_ = UINT32_MAX;
 };
 
 constexpr std::size_t kThresh = 4;  // glibc MAX_THRESH
@@ -148,7 +158,7 @@ Trace generate_qsbench(const QsbenchOptions& o, std::vector<std::vector<std::uin
   check_page_size(o.page_size);
   if (o.procs == 0 || o.procs > 1024) throw ConfigError("parameter 'procs' is out of range: allowed 1 to 1024");
   if (o.quantum == 0) throw ConfigError("parameter 'quantum' = 0 is out of range: at least 1");
-  if (o.window > 64) throw ConfigError("parameter 'window' is out of range: allowed 0 to 64");
+  if (o.window > 2) throw ConfigError("parameter 'window' is out of range: allowed 0 to 2");
   const std::uint64_t n = o.elements != 0 ? o.elements : o.mib * (std::uint64_t{1} << 20) / 4;
   if (n == 0) throw ConfigError("parameter 'mib' = 0 is out of range: at least 1 (or give 'elements')");
   if (n > (std::uint64_t{1} << 31)) throw ConfigError("qsbench array of " + std::to_string(n) + " ints is too large: at most 2^31 (8 GiB)");
@@ -354,7 +364,7 @@ Trace generate(const std::string& kind, const Params& params) {
     o.elements = u64("elements", 0);
     o.procs = u32("procs", 1);
     o.seed = u64("seed", 1);
-    o.window = u32("window", 2);
+    o.window = static_cast<std::uint32_t>(params.get_int("window", 2, 0, 2));
     o.page_size = u32("page_size", 4096);
     o.quantum = u64("quantum", 10000);
     params.check_all_used("generator 'qsbench'");

@@ -32,12 +32,15 @@ namespace pagesim {
 // qsbench, the classic VM benchmark of the Linux 2.4/2.6 days: each of `procs` processes
 // fills an array of 32-bit ints with random numbers and quicksorts it. The generator really
 // sorts (qsbench_sort below) and records the page reads and writes of the array in program
-// order, fill pass included. Element accesses become page accesses through a filter that
-// drops a re-access to one of the process's `window` most recently touched pages unless it
-// is the first write to it since it entered the window: window 1 drops only consecutive
-// repeats (exact for every policy); the default 2 also folds the two partition pointers'
-// ping-pong between their pages (exact for LRU with at least 2 frames, and the difference to
-// a page-granular hardware trace otherwise); 0 keeps every element access.
+// order, fill pass included. Element accesses become page accesses through a window of the
+// process's most recently touched pages: a re-access to a page in the window is dropped
+// unless it is the page's first write since it entered; before a page from outside the window
+// is emitted, the window's most recent page is re-emitted if the emitted order left it behind.
+// window 0 keeps every element access; 1 drops consecutive repeats only (exact for every
+// policy); the default 2 folds the partition pointers' ping-pong between two pages and is
+// exact for LRU with at least 2 frames (the LRU stacks agree whenever a page outside the
+// window is touched), an approximation of the referenced-bit timing for other policies. With
+// procs > 1 the processes' streams are interleaved round robin, `quantum` accesses a turn.
 struct QsbenchOptions {
   std::uint64_t mib = 16;        // -m: array size per process
   std::uint64_t elements = 0;    // array length; 0 = mib * 2^20 / 4
