@@ -8,5 +8,6 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "pagesim native core (use the pagesim package, not this module)";
   pagesim::python::register_errors(m);
   pagesim::python::register_trace(m);
+  pagesim::python::register_trace_io(m);
   pagesim::python::register_simulate(m);
 }

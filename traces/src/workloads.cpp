@@ -17,44 +17,51 @@ void check_page_size(std::uint32_t page_size) {
 }
 
 // One process's page accesses (page index in its array, write bit), filtered through a window
-// of its most recently touched pages (see QsbenchOptions).
+// of its one or two most recently touched pages (see QsbenchOptions). The test for the most
+// recent page is inlined in the sort's inner loops: it decides almost every touch.
 class Recorder {
  public:
   Recorder(std::uint32_t window, std::uint32_t shift) : window_(window), shift_(shift) {}
 
   void touch(std::size_t element, bool write) {
     const auto page = static_cast<std::uint32_t>(element >> shift_);
-    for (std::size_t k = 0; k < recent_.size(); ++k) {
-      if (recent_[k].page != page) continue;
-      Entry e = recent_[k];
-      if (write && !e.written) {
+    if (page == p0_) {
+      if (write && !w0_) {
         emit(page, true);
-        e.written = true;
+        w0_ = true;
       }
-      std::move_backward(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(k),
-                         recent_.begin() + static_cast<std::ptrdiff_t>(k) + 1);
-      recent_[0] = e;
       return;
     }
-    // A page from outside the window: first re-touch the window's most recent page if the
-    // emitted order left it behind, so that at this point the emitted and the true recency
-    // order agree (window 2 holds only two pages, so one re-touch suffices).
-    if (!recent_.empty() && recent_[0].page != last_) emit(recent_[0].page, false);
-    emit(page, write);
-    if (window_ == 0) return;
-    if (recent_.size() < window_) recent_.push_back({});
-    std::move_backward(recent_.begin(), recent_.end() - 1, recent_.end());
-    recent_[0] = Entry{page, write};
+    touch_other(page, write);
   }
 
   // Page index << 1 | write.
   std::vector<std::uint32_t> take() { return std::move(out_); }
 
  private:
-  struct Entry {
-    std::uint32_t page = 0;
-    bool written = false;
-  };
+  static constexpr std::uint32_t kNone = UINT32_MAX;
+
+  void touch_other(std::uint32_t page, bool write) {
+    if (window_ == 2 && page == p1_) {
+      if (write && !w1_) {
+        emit(page, true);
+        w1_ = true;
+      }
+      std::swap(p0_, p1_);
+      std::swap(w0_, w1_);
+      return;
+    }
+    // A page from outside the window: first re-touch the window's most recent page if the
+    // emitted order left it behind, so that here the emitted and the true recency order agree.
+    if (p0_ != kNone && last_ != p0_) emit(p0_, false);
+    emit(page, write);
+    if (window_ == 0) return;
+    p1_ = p0_;
+    w1_ = w0_;
+    p0_ = page;
+    w0_ = write;
+  }
+
   void emit(std::uint32_t page, bool write) {
     out_.push_back(page << 1 | (write ? 1u : 0u));
     last_ = page;
@@ -62,16 +69,16 @@ class Recorder {
 
   std::uint32_t window_;
   std::uint32_t shift_;
-  std::vector<Entry> recent_;
+  std::uint32_t p0_ = kNone, p1_ = kNone;  // most recent first
+  bool w0_ = false, w1_ = false;           // written since entering the window
+  std::uint32_t last_ = kNone;
   std::vector<std::uint32_t> out_;
-  std::uint32_t last_ = UINT32_MAX;
 };
 
 constexpr std::size_t kThresh = 4;  // glibc MAX_THRESH
 
-}  // namespace
-
-void qsbench_sort(std::vector<std::uint32_t>& a, const std::function<void(std::size_t, bool)>& touch) {
+template <class Touch>
+void quicksort(std::uint32_t* a, std::size_t n, Touch& touch) {
   const auto get = [&](std::size_t i) {
     touch(i, false);
     return a[i];
@@ -85,7 +92,6 @@ void qsbench_sort(std::vector<std::uint32_t>& a, const std::function<void(std::s
     set(i, y);
     set(j, x);
   };
-  const std::size_t n = a.size();
   if (n <= 1) return;
   if (n > kThresh) {
     std::vector<std::pair<std::size_t, std::size_t>> stack;
@@ -154,6 +160,12 @@ void qsbench_sort(std::vector<std::uint32_t>& a, const std::function<void(std::s
   }
 }
 
+}  // namespace
+
+void qsbench_sort(std::vector<std::uint32_t>& a, const std::function<void(std::size_t, bool)>& touch) {
+  quicksort(a.data(), a.size(), touch);
+}
+
 Trace generate_qsbench(const QsbenchOptions& o, std::vector<std::vector<std::uint32_t>>* sorted) {
   check_page_size(o.page_size);
   if (o.procs == 0 || o.procs > 1024) throw ConfigError("parameter 'procs' is out of range: allowed 1 to 1024");
@@ -174,7 +186,8 @@ Trace generate_qsbench(const QsbenchOptions& o, std::vector<std::vector<std::uin
       rec.touch(i, true);
       a[i] = static_cast<std::uint32_t>(rng.next() >> 33);
     }
-    qsbench_sort(a, [&](std::size_t i, bool w) { rec.touch(i, w); });
+    const auto touch = [&rec](std::size_t i, bool w) { rec.touch(i, w); };
+    quicksort(a.data(), a.size(), touch);
     streams[p] = rec.take();
     if (sorted) sorted->push_back(a);
   }
