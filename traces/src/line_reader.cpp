@@ -15,7 +15,7 @@ LineReader LineReader::from_source(std::unique_ptr<ByteSource> source) {
   LineReader r;
   r.name_ = source->name();
   r.source_ = std::move(source);
-  r.buffer_.resize(1 << 20);
+  r.buffer_.resize(1 << 16);
   return r;
 }
 

@@ -153,8 +153,8 @@ class Mapping {
 
 Trace parse_native(const char* data, std::size_t size, const std::string& name) {
   if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::uint64_t) != 0) {
-    const std::vector<std::uint64_t> aligned((size + 7) / 8);
-    std::memcpy(const_cast<std::uint64_t*>(aligned.data()), data, size);
+    std::vector<std::uint64_t> aligned((size + 7) / 8);
+    std::memcpy(aligned.data(), data, size);
     return parse_native(reinterpret_cast<const char*>(aligned.data()), size, name);
   }
   if (size == 0) bad(name, 0, "empty file: expected a pagesim native trace header");
@@ -286,7 +286,6 @@ struct NativeWriter::Impl {
   };
   Impl(const std::string& p, std::uint32_t ps, std::string src)
       : path(p), out(p), page_size(ps), source(std::move(src)), slots(1024, Slot{0, 0, kNoPage}) {
-    if (ps == 0 || (ps & (ps - 1)) != 0) throw ConfigError("parameter 'page_size' = " + std::to_string(ps) + " is not allowed: must be a power of two");
     flags_file = std::tmpfile();
     if (!flags_file) throw ConfigError(std::string("cannot create a temporary file: ") + std::strerror(errno));
     Header placeholder{};
@@ -383,8 +382,12 @@ struct NativeWriter::Impl {
   bool finished = false;
 };
 
-NativeWriter::NativeWriter(const std::string& path, std::uint32_t page_size, std::string source)
-    : impl_(std::make_unique<Impl>(path, page_size, std::move(source))) {}
+NativeWriter::NativeWriter(const std::string& path, std::uint32_t page_size, std::string source) {
+  if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
+    throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) + " is not allowed: must be a power of two");
+  }
+  impl_ = std::make_unique<Impl>(path, page_size, std::move(source));
+}
 
 NativeWriter::~NativeWriter() {
   if (impl_ && !impl_->finished) {
