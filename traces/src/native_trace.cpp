@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstdio>
@@ -120,17 +121,31 @@ void write_column(OutFile& out, std::uint64_t offset, const std::vector<T>& v) {
   throw TraceFormatError(name, TraceFormatError::ByteOffset{offset}, what);
 }
 
+// Large columns ask for transparent huge pages before they are first written: loading 100
+// million accesses otherwise spends a quarter of its time in 4 KiB page faults.
+void advise_huge(const void* p, std::size_t bytes) {
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  if (bytes < 4 * kHuge) return;
+  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 template <class T>
 std::vector<T> column(const char* data, std::uint64_t offset, std::uint64_t count) {
+  std::vector<T> v;
+  v.reserve(count);
+  advise_huge(v.data(), count * sizeof(T));
   const auto* p = reinterpret_cast<const T*>(data + offset);
-  return std::vector<T>(p, p + count);
+  v.insert(v.end(), p, p + count);
+  return v;
 }
 
 class Mapping {
  public:
   Mapping(const std::string& path, int fd, std::size_t size) : size_(size) {
     if (size == 0) return;
-    addr_ = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    addr_ = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (addr_ == MAP_FAILED) {
       addr_ = nullptr;
       throw TraceFormatError(path, 0, std::string("cannot map: ") + std::strerror(errno));
@@ -200,18 +215,27 @@ Trace parse_native(const char* data, std::size_t size, const std::string& name) 
   }
   if (size > h.file_size) bad(name, h.file_size, "unexpected data after the end of the trace");
 
+  // Checked with vectorisable reductions first; the exact offender is looked for only on failure.
   const auto* pages = reinterpret_cast<const PageId*>(data + h.off_pages);
-  for (std::uint64_t i = 0; i < h.num_accesses; ++i) {
-    if (pages[i] >= h.num_pages) {
-      bad(name, h.off_pages + 4 * i,
-          "access " + std::to_string(i) + " refers to page " + std::to_string(pages[i]) +
-              ": expected a page id below the page count " + std::to_string(h.num_pages));
+  PageId max_page = 0;
+  for (std::uint64_t i = 0; i < h.num_accesses; ++i) max_page = std::max(max_page, pages[i]);
+  if (max_page >= h.num_pages) {
+    for (std::uint64_t i = 0; i < h.num_accesses; ++i) {
+      if (pages[i] >= h.num_pages) {
+        bad(name, h.off_pages + 4 * i,
+            "access " + std::to_string(i) + " refers to page " + std::to_string(pages[i]) +
+                ": expected a page id below the page count " + std::to_string(h.num_pages));
+      }
     }
   }
   const auto* flags = reinterpret_cast<const std::uint8_t*>(data + h.off_flags);
-  for (std::uint64_t i = 0; i < h.num_accesses; ++i) {
-    if (flags[i] > Trace::kWrite) {
-      bad(name, h.off_flags + i, "access flags " + std::to_string(flags[i]) + ": expected 0 (read) or 1 (write)");
+  std::uint8_t all_flags = 0;
+  for (std::uint64_t i = 0; i < h.num_accesses; ++i) all_flags |= flags[i];
+  if (all_flags > Trace::kWrite) {
+    for (std::uint64_t i = 0; i < h.num_accesses; ++i) {
+      if (flags[i] > Trace::kWrite) {
+        bad(name, h.off_flags + i, "access flags " + std::to_string(flags[i]) + ": expected 0 (read) or 1 (write)");
+      }
     }
   }
   const auto* procs = reinterpret_cast<const ProcId*>(data + h.off_page_proc);
