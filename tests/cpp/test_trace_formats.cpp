@@ -61,6 +61,18 @@ TEST_CASE("round trip: native keeps every column, the source and the page size")
   check_same_columns(anon_trace(), [&] { write_native(anon_trace(), f.path()); return read_native(f.path()); }());
 }
 
+TEST_CASE("round trip: native with more processes than a byte can number") {
+  TraceBuilder b;
+  for (std::uint64_t i = 0; i < 1001; ++i) b.add(i % 300, i % 7, i % 3 == 0);
+  const Trace t = std::move(b).build();
+  TempFile f("procs.pgt");
+  write_native(t, f.path());
+  const Trace back = read_native(f.path());
+  check_same_columns(t, back);
+  CHECK(back.proc_accesses(0) == 4);    // i = 0, 300, 600, 900
+  CHECK(back.proc_accesses(299) == 3);  // i = 299, 599, 899
+}
+
 TEST_CASE("round trip: text, CSV and lackey give the same accesses back") {
   const Trace t = anon_trace();
   for (const char* name : {"rt.txt", "rt.csv", "rt.lackey"}) {

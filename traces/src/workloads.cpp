@@ -24,7 +24,7 @@ class Recorder {
   Recorder(std::uint32_t window, std::uint32_t shift) : window_(window), shift_(shift) {}
 
   void touch(std::size_t element, bool write) {
-    const auto page = static_cast<std::uint32_t>(element >> shift_);
+    const std::uint64_t page = element >> shift_;
     if (page == p0_) {
       if (write && !w0_) {
         emit(page, true);
@@ -39,9 +39,9 @@ class Recorder {
   std::vector<std::uint32_t> take() { return std::move(out_); }
 
  private:
-  static constexpr std::uint32_t kNone = UINT32_MAX;
+  static constexpr std::uint64_t kNone = UINT64_MAX;
 
-  void touch_other(std::uint32_t page, bool write) {
+  void touch_other(std::uint64_t page, bool write) {
     if (window_ == 2 && page == p1_) {
       if (write && !w1_) {
         emit(page, true);
@@ -62,16 +62,16 @@ class Recorder {
     w0_ = write;
   }
 
-  void emit(std::uint32_t page, bool write) {
-    out_.push_back(page << 1 | (write ? 1u : 0u));
+  void emit(std::uint64_t page, bool write) {
+    out_.push_back(static_cast<std::uint32_t>(page << 1 | (write ? 1u : 0u)));
     last_ = page;
   }
 
-  std::uint32_t window_;
-  std::uint32_t shift_;
-  std::uint32_t p0_ = kNone, p1_ = kNone;  // most recent first
+  std::uint64_t window_;
+  std::uint64_t shift_;
+  std::uint64_t p0_ = kNone, p1_ = kNone;  // most recent first
   bool w0_ = false, w1_ = false;           // written since entering the window
-  std::uint32_t last_ = kNone;
+  std::uint64_t last_ = kNone;
   std::vector<std::uint32_t> out_;
 };
 
