@@ -296,6 +296,39 @@ TEST_CASE("errors from files name the file") {
   CHECK_THROWS_AS(parse_format("parquet"), ConfigError);
 }
 
+TEST_CASE("stream_trace delivers every access to a sink without building a Trace") {
+  struct Count final : AccessSink {
+    std::uint64_t n = 0, writes = 0, last_vpn = 0;
+    void add(std::uint64_t, std::uint64_t vpn, bool write, PageKind) override {
+      ++n;
+      writes += write;
+      last_vpn = vpn;
+    }
+  };
+  TempFile f("sink.csv.zst", zstd("address,op\n0x1000,W\n0x2000,R\n0x3fff,W\n"));
+  Count c;
+  CHECK(stream_trace(f.path(), {}, c) == 3);
+  CHECK(c.n == 3);
+  CHECK(c.writes == 2);
+  CHECK(c.last_vpn == 3);
+}
+
+TEST_CASE("detect_format: magic number, then extension, then the first line") {
+  TempFile native("d.txt");  // a native file with a misleading name
+  write_native(anon_trace(), native.path());
+  CHECK(detect_format(native.path()) == TraceFormat::kNative);
+  TempFile lackey("d1", "==1== banner\n L 10,4\n");
+  CHECK(detect_format(lackey.path()) == TraceFormat::kLackey);
+  TempFile csv("d2", "# comment\npage,op\n1,R\n");
+  CHECK(detect_format(csv.path()) == TraceFormat::kCsv);
+  TempFile text("d3.gz", gzip("1 R 0x10\n"));
+  CHECK(detect_format(text.path()) == TraceFormat::kText);
+  TempFile oracle("d4.oracleGeneral.bin.zst", zstd(std::string(24, '\xff')));
+  CHECK(detect_format(oracle.path()) == TraceFormat::kOracleGeneral);
+  TempFile binary("d5.bin", std::string("\x01\x02\x03", 3));
+  CHECK_THROWS_AS(detect_format(binary.path()), TraceFormatError);
+}
+
 TEST_CASE("the streaming native writer removes its file when not finished") {
   TempFile f("unfinished.pgt");
   {
