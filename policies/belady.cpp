@@ -4,15 +4,17 @@
 //
 // Ties only arise between pages that are never used again. Among those, prefer a clean page
 // (evicting it costs no write), then the lowest page id: MIN's fault count is unchanged and
-// the swap-outs are the fewest any tie-break can give at that point.
+// no tie-break gives fewer swap-outs at that point.
 //
-//   on every access to p:  key(p) = (next_use, clean, -page); push (key, p)
-//   select victim:         pop the largest key; skip entries that are stale (the page was
-//                          accessed again since, or is no longer resident)
-// Stale entries are dropped in bulk when the heap grows past twice the frames.
-#include <algorithm>
-#include <vector>
-
+//   on every access at time t to page p, with next use u:
+//     if p was resident: remove its old key, which is t (its previous access's next use)
+//     u finite: insert u into `upcoming`;  u never: insert p into never_clean or never_dirty
+//   select victim: the lowest page of never_clean, else of never_dirty, else the page of
+//                  the largest time in `upcoming` (page = trace[u]: each time has one page)
+//
+// Keys are access times, so `upcoming` is a bit set over time (BitTree): O(1)-ish insert,
+// erase and max, one bit per access instead of a heap of (key, page) entries.
+#include "pagesim/bit_tree.hpp"
 #include "pagesim/registry.hpp"
 
 namespace pagesim {
@@ -23,52 +25,56 @@ class Belady final : public Policy {
   explicit Belady(const Params& /*params*/) {}
 
   PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/true}; }
-  void reset(std::size_t num_pages, std::size_t frames) override {
-    key_.assign(num_pages, 0);
-    heap_.clear();
-    heap_.reserve(2 * frames + 2);
-    compact_at_ = 2 * frames + 1;
+  void reset(std::size_t num_pages, std::size_t /*frames*/) override {
+    never_clean_.reset(num_pages);
+    never_dirty_.reset(num_pages);
+    pages_ = nullptr;
   }
-  void on_hit(const Access& a, PageTableView view) override { update(a, view); }
-  void on_fault(const Access& a, PageTableView view) override { update(a, view); }
-  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    while (out.size() < want && !heap_.empty()) {
-      std::pop_heap(heap_.begin(), heap_.end());
-      const Entry e = heap_.back();
-      heap_.pop_back();
-      if (view.resident(e.page) && key_[e.page] == e.key) out.push_back(e.page);
+  void on_hit(const Access& a, PageTableView view) override {
+    upcoming_.erase(a.index);
+    insert(a, view);
+  }
+  void on_fault(const Access& a, PageTableView view) override {
+    if (pages_ == nullptr) {
+      pages_ = view.trace().pages().data();
+      upcoming_.reset(view.trace().size());
+    }
+    insert(a, view);
+  }
+  void select_victims(std::size_t want, PageTableView, VictimList& out) override {
+    while (out.size() < want) {
+      if (!never_clean_.empty()) {
+        out.push_back(take_min(never_clean_));
+      } else if (!never_dirty_.empty()) {
+        out.push_back(take_min(never_dirty_));
+      } else if (!upcoming_.empty()) {
+        const std::size_t t = upcoming_.max();
+        upcoming_.erase(t);
+        out.push_back(pages_[t]);
+      } else {
+        break;
+      }
     }
   }
 
  private:
-  struct Entry {
-    std::uint64_t key;
-    PageId page;
-    bool operator<(const Entry& o) const { return key < o.key; }
-  };
-
-  void update(const Access& a, PageTableView view) {
-    const std::uint64_t clean = view.dirty(a.page) ? 0 : 1;
-    const std::uint64_t key = (std::uint64_t{a.next_use} << 33) | (clean << 32) |
-                              (std::uint64_t{0xffffffffu} - a.page);
-    key_[a.page] = key;
-    if (heap_.size() >= compact_at_) compact(view);
-    heap_.push_back(Entry{key, a.page});
-    std::push_heap(heap_.begin(), heap_.end());
+  void insert(const Access& a, PageTableView view) {
+    if (a.next_use != kNever) {
+      upcoming_.insert(a.next_use);
+    } else {
+      (view.dirty(a.page) ? never_dirty_ : never_clean_).insert(a.page);
+    }
+  }
+  static PageId take_min(BitTree& set) {
+    const auto p = static_cast<PageId>(set.min());
+    set.erase(p);
+    return p;
   }
 
-  void compact(PageTableView view) {
-    heap_.erase(std::remove_if(heap_.begin(), heap_.end(),
-                               [&](const Entry& e) {
-                                 return !view.resident(e.page) || key_[e.page] != e.key;
-                               }),
-                heap_.end());
-    std::make_heap(heap_.begin(), heap_.end());
-  }
-
-  std::vector<std::uint64_t> key_;
-  std::vector<Entry> heap_;
-  std::size_t compact_at_ = 0;
+  BitTree upcoming_;
+  BitTree never_clean_;
+  BitTree never_dirty_;
+  const PageId* pages_ = nullptr;
 };
 
 }  // namespace

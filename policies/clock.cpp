@@ -41,6 +41,11 @@ class Clock final : public Policy {
     // Two laps at most: the first clears every referenced bit.
     for (std::size_t step = 0; out.size() < want && step < 2 * circle_.size(); ++step) {
       const PageId p = circle_[hand_];
+      // The hand visits frames in order but their pages' bits lie anywhere: fetch ahead.
+      std::size_t a = hand_ + kLookahead;
+      if (a >= circle_.size()) a -= circle_.size();
+      const PageId ahead = a < circle_.size() ? circle_[a] : kNoPage;
+      if (ahead != kNoPage) view.prefetch(ahead);
       if (p != kNoPage && !view.test_and_clear_referenced(p)) {
         out.push_back(p);
         circle_[hand_] = kNoPage;
@@ -51,6 +56,7 @@ class Clock final : public Policy {
   }
 
  private:
+  static constexpr std::size_t kLookahead = 8;
   std::vector<PageId> circle_;
   std::vector<std::size_t> free_;
   std::size_t hand_ = 0;

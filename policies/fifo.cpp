@@ -27,12 +27,13 @@ class Fifo final : public Policy {
     ring_[tail] = a.page;
     ++count_;
   }
-  void select_victims(std::size_t want, PageTableView, VictimList& out) override {
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     while (out.size() < want && count_ > 0) {
       out.push_back(ring_[head_]);
       if (++head_ == ring_.size()) head_ = 0;
       --count_;
     }
+    if (count_ > 0) view.prefetch(ring_[head_]);  // the next victim
   }
 
  private:

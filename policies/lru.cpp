@@ -17,10 +17,15 @@ class Lru final : public Policy {
 
   PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
   void reset(std::size_t num_pages, std::size_t /*frames*/) override { list_.reset(num_pages, 1); }
+  void prefetch(PageId p, int stage) const { list_.prefetch(p, stage); }
   void on_hit(const Access& a, PageTableView) override { list_.move_to_front(0, a.page); }
   void on_fault(const Access& a, PageTableView) override { list_.push_front(0, a.page); }
-  void select_victims(std::size_t want, PageTableView, VictimList& out) override {
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     while (out.size() < want && !list_.empty(0)) out.push_back(list_.pop_back(0));
+    if (!list_.empty(0)) {  // the next victim and the one after it, likely
+      view.prefetch(list_.back(0));
+      list_.prefetch(list_.back(0), 1);
+    }
   }
 
  private:

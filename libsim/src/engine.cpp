@@ -27,18 +27,21 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (config_.frames == 0) {
     throw ConfigError("parameter 'frames' = 0 is out of range: memory needs at least 1 frame");
   }
-  bits_.assign(trace.num_pages(), 0);
+  bits_.resize(trace.num_pages());
+  for (PageId p = 0; p < trace.num_pages(); ++p) {
+    bits_[p] = trace.page_kind(p) == PageKind::kFile ? page_bits::kFile : 0;
+  }
   slot_.assign(trace.num_pages(), kNoSlot);
   per_proc_.assign(trace.num_procs(), Counters{});
 }
 
-std::vector<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
+PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
   if (trace.size() >= kNever) {
     throw ConfigError("a prescient policy needs a trace of fewer than 2^32-1 accesses; this one has " +
                       std::to_string(trace.size()));
   }
-  std::vector<std::uint32_t> next(trace.size());
-  std::vector<std::uint32_t> upcoming(trace.num_pages(), kNever);
+  PageArray<std::uint32_t> next(trace.size());
+  PageArray<std::uint32_t> upcoming(trace.num_pages(), kNever);
   const PageId* pages = trace.pages().data();
   for (std::size_t i = trace.size(); i-- > 0;) {
     next[i] = upcoming[pages[i]];
@@ -53,67 +56,7 @@ std::size_t Engine::reclaim_want() const {
   return std::max<std::size_t>(config_.high_watermark, 1) - std::min(free, config_.high_watermark);
 }
 
-Access Engine::make_access(std::size_t i) const {
-  Access a;
-  a.index = i;
-  a.page = trace_.page(i);
-  a.proc = trace_.page_proc(a.page);
-  a.write = trace_.write(i);
-  a.kind = trace_.page_kind(a.page);
-  a.next_use = next_use_.empty() ? kNever : next_use_[i];
-  return a;
-}
-
-void Engine::fault_in(std::size_t i) {
-  const PageId p = trace_.page(i);
-  std::uint8_t& b = bits_[p];
-  Counters& proc = per_proc_[trace_.page_proc(p)];
-  ++proc.faults;
-  if (!(b & page_bits::kSeen) && trace_.page_kind(p) == PageKind::kAnon) {
-    ++proc.minor_faults;
-  } else {
-    ++proc.major_faults;
-    if (b & page_bits::kInSwap) {
-      ++proc.swap_ins;
-      if (config_.free_slot_on_swapin) {
-        swap_.release(slot_[p]);
-        slot_[p] = kNoSlot;
-        b = static_cast<std::uint8_t>((b & ~page_bits::kInSwap) | page_bits::kDirty);
-      }
-    } else if (trace_.page_kind(p) == PageKind::kFile) {
-      ++proc.file_reads;
-    } else {
-      ++proc.zero_refills;
-    }
-  }
-  b = static_cast<std::uint8_t>(b | page_bits::kResident | page_bits::kSeen |
-                                page_bits::kReferenced);
-  if (trace_.write(i)) b = static_cast<std::uint8_t>(b | page_bits::kDirty);
-  ++resident_;
-}
-
-void Engine::evict(PageId p) {
-  std::uint8_t& b = bits_[p];
-  Counters& proc = per_proc_[trace_.page_proc(p)];
-  ++proc.evictions;
-  if (b & page_bits::kDirty) {
-    ++proc.evictions_dirty;
-    if (trace_.page_kind(p) == PageKind::kFile) {
-      ++proc.file_writes;
-    } else {
-      ++proc.swap_outs;
-      if (slot_[p] == kNoSlot) slot_[p] = swap_.allocate();
-      b = static_cast<std::uint8_t>(b | page_bits::kInSwap);
-    }
-  } else {
-    ++proc.evictions_clean;
-  }
-  b = static_cast<std::uint8_t>(
-      b & ~(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced));
-  --resident_;
-}
-
-void Engine::evict_victims(std::size_t want, std::size_t index) {
+void Engine::check_victims(std::size_t want, std::size_t index) const {
   const auto where = [&] {
     return " (policy '" + policy_name_ + "', at access #" + std::to_string(index) + ")";
   };
@@ -141,7 +84,6 @@ void Engine::evict_victims(std::size_t want, std::size_t index) {
       throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
                         trace_.describe_page(v) + "), which is not resident" + where());
     }
-    evict(v);
   }
 }
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pagesim/page_array.hpp"
 #include "pagesim/types.hpp"
 
 namespace pagesim {
@@ -19,50 +20,64 @@ class PageLists {
   PageLists(std::size_t num_pages, std::size_t num_lists) { reset(num_pages, num_lists); }
 
   void reset(std::size_t num_pages, std::size_t num_lists) {
-    prev_.assign(num_pages, kNoPage);
-    next_.assign(num_pages, kNoPage);
-    owner_.assign(num_pages, kNone);
+    nodes_.assign(num_pages, Node{});
     lists_.assign(num_lists, Head{});
   }
 
-  std::uint8_t list_of(PageId p) const { return owner_[p]; }
-  bool contains(std::size_t list, PageId p) const { return owner_[p] == list; }
+  std::uint8_t list_of(PageId p) const { return nodes_[p].owner; }
+  bool contains(std::size_t list, PageId p) const { return nodes_[p].owner == list; }
   std::size_t size(std::size_t list) const { return lists_[list].size; }
   bool empty(std::size_t list) const { return lists_[list].size == 0; }
   PageId front(std::size_t list) const { return lists_[list].head; }
   PageId back(std::size_t list) const { return lists_[list].tail; }
   // Towards the tail / towards the head; kNoPage at the end.
-  PageId next(PageId p) const { return next_[p]; }
-  PageId prev(PageId p) const { return prev_[p]; }
+  PageId next(PageId p) const { return nodes_[p].next; }
+  PageId prev(PageId p) const { return nodes_[p].prev; }
 
   void push_front(std::size_t list, PageId p) {
     Head& h = lists_[list];
-    prev_[p] = kNoPage;
-    next_[p] = h.head;
-    if (h.head != kNoPage) prev_[h.head] = p; else h.tail = p;
+    nodes_[p].prev = kNoPage;
+    nodes_[p].next = h.head;
+    if (h.head != kNoPage) nodes_[h.head].prev = p; else h.tail = p;
     h.head = p;
     ++h.size;
-    owner_[p] = static_cast<std::uint8_t>(list);
+    nodes_[p].owner = static_cast<std::uint8_t>(list);
   }
 
   void push_back(std::size_t list, PageId p) {
     Head& h = lists_[list];
-    next_[p] = kNoPage;
-    prev_[p] = h.tail;
-    if (h.tail != kNoPage) next_[h.tail] = p; else h.head = p;
+    nodes_[p].next = kNoPage;
+    nodes_[p].prev = h.tail;
+    if (h.tail != kNoPage) nodes_[h.tail].next = p; else h.head = p;
     h.tail = p;
     ++h.size;
-    owner_[p] = static_cast<std::uint8_t>(list);
+    nodes_[p].owner = static_cast<std::uint8_t>(list);
+  }
+
+  // Inserts p just before `pos` (towards the head), which must be on `list`; kNoPage = at
+  // the tail. CLOCK-like policies use it to insert behind a hand.
+  void insert_before(std::size_t list, PageId pos, PageId p) {
+    if (pos == kNoPage) {
+      push_back(list, p);
+      return;
+    }
+    Head& h = lists_[list];
+    nodes_[p].next = pos;
+    nodes_[p].prev = nodes_[pos].prev;
+    if (nodes_[pos].prev != kNoPage) nodes_[nodes_[pos].prev].next = p; else h.head = p;
+    nodes_[pos].prev = p;
+    ++h.size;
+    nodes_[p].owner = static_cast<std::uint8_t>(list);
   }
 
   // Removes p from whatever list holds it (no-op if none).
   void remove(PageId p) {
-    if (owner_[p] == kNone) return;
-    Head& h = lists_[owner_[p]];
-    if (prev_[p] != kNoPage) next_[prev_[p]] = next_[p]; else h.head = next_[p];
-    if (next_[p] != kNoPage) prev_[next_[p]] = prev_[p]; else h.tail = prev_[p];
+    if (nodes_[p].owner == kNone) return;
+    Head& h = lists_[nodes_[p].owner];
+    if (nodes_[p].prev != kNoPage) nodes_[nodes_[p].prev].next = nodes_[p].next; else h.head = nodes_[p].next;
+    if (nodes_[p].next != kNoPage) nodes_[nodes_[p].next].prev = nodes_[p].prev; else h.tail = nodes_[p].prev;
     --h.size;
-    owner_[p] = kNone;
+    nodes_[p].owner = kNone;
   }
 
   PageId pop_back(std::size_t list) {
@@ -77,7 +92,20 @@ class PageLists {
     return p;
   }
 
+  // Stage 0 brings p's node into the cache; stage 1 (later) brings its neighbours, which are
+  // known once the node is there. See Engine::run.
+  void prefetch(PageId p, int stage) const {
+    const Node& n = nodes_[p];
+    if (stage == 0) {
+      __builtin_prefetch(&n, 1);
+    } else {
+      if (n.prev != kNoPage) __builtin_prefetch(&nodes_[n.prev], 1);
+      if (n.next != kNoPage) __builtin_prefetch(&nodes_[n.next], 1);
+    }
+  }
+
   void move_to_front(std::size_t list, PageId p) {
+    if (lists_[list].head == p) return;
     remove(p);
     push_front(list, p);
   }
@@ -88,9 +116,13 @@ class PageLists {
     PageId tail = kNoPage;
     std::size_t size = 0;
   };
-  std::vector<PageId> prev_;
-  std::vector<PageId> next_;
-  std::vector<std::uint8_t> owner_;
+  // Links and owner side by side: one cache line per page touched.
+  struct Node {
+    PageId prev = kNoPage;
+    PageId next = kNoPage;
+    std::uint8_t owner = kNone;
+  };
+  PageArray<Node> nodes_;
   std::vector<Head> lists_;
 };
 

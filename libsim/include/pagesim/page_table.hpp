@@ -18,6 +18,8 @@ inline constexpr std::uint8_t kReferenced = 4;
 inline constexpr std::uint8_t kSeen = 8;
 // Has a copy in a swap slot (the swap cache keeps it after a swap-in).
 inline constexpr std::uint8_t kInSwap = 16;
+// File-backed page (a copy of the trace's page kind, next to the other bits).
+inline constexpr std::uint8_t kFile = 32;
 }  // namespace page_bits
 
 // What a policy may see of the engine's page table: residency, dirty and referenced bits,
@@ -39,18 +41,34 @@ class PageTableView {
     return was;
   }
 
+  // Hint: the policy will soon nominate p (the engine then reads p's bits).
+  void prefetch(PageId p) const { __builtin_prefetch(bits_ + p, 1); }
+
   ProcId proc(PageId p) const { return trace_->page_proc(p); }
-  PageKind kind(PageId p) const { return trace_->page_kind(p); }
+  PageKind kind(PageId p) const {
+    return (bits_[p] & page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
+  }
   const Trace& trace() const { return *trace_; }
 
   std::size_t frames() const { return frames_; }
   std::size_t resident_count() const { return *resident_; }
+
+  // In select_victims: the page whose fault asked for room, kNoPage when the reclaim has no
+  // single faulting page (and outside select_victims). ARC-like policies choose the victim by
+  // whether the incoming page is in a ghost list (ARC's REPLACE(x, p)).
+  PageId incoming() const { return incoming_; }
+  PageTableView with_incoming(PageId p) const {
+    PageTableView v = *this;
+    v.incoming_ = p;
+    return v;
+  }
 
  private:
   std::uint8_t* bits_;
   const Trace* trace_;
   std::size_t frames_;
   const std::size_t* resident_;
+  PageId incoming_ = kNoPage;
 };
 
 }  // namespace pagesim
