@@ -1,7 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
 
+#include "pagesim/params.hpp"
 #include "pagesim/trace.hpp"
 
 namespace pagesim {
@@ -20,12 +24,6 @@ Trace generate_loop(std::uint64_t accesses, std::uint32_t pages, double write_fr
                     std::uint64_t seed);
 
 }  // namespace pagesim
-
-#include <functional>
-#include <string>
-#include <vector>
-
-#include "pagesim/params.hpp"
 
 namespace pagesim {
 
