@@ -23,10 +23,6 @@ Trace generate_zipf(std::uint64_t accesses, std::uint32_t pages, double alpha,
 Trace generate_loop(std::uint64_t accesses, std::uint32_t pages, double write_fraction,
                     std::uint64_t seed);
 
-}  // namespace pagesim
-
-namespace pagesim {
-
 // qsbench, the classic VM benchmark of the Linux 2.4/2.6 days: each of `procs` processes
 // fills an array of 32-bit ints with random numbers and quicksorts it. The generator really
 // sorts (qsbench_sort below) and records the page reads and writes of the array in program
