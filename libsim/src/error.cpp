@@ -6,4 +6,11 @@ TraceFormatError::TraceFormatError(const std::string& file, std::uint64_t line,
                                    const std::string& what)
     : Error(file + ":" + std::to_string(line) + ": " + what), file_(file), line_(line) {}
 
+TraceFormatError::TraceFormatError(const std::string& file, ByteOffset offset,
+                                   const std::string& what)
+    : Error(file + ": byte " + std::to_string(offset.value) + ": " + what),
+      file_(file),
+      line_(0),
+      byte_offset_(offset.value) {}
+
 }  // namespace pagesim

@@ -1,5 +1,6 @@
 #include "pagesim/trace.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "pagesim/error.hpp"
@@ -46,12 +47,44 @@ Trace Trace::from_columns(std::vector<PageId> pages, std::vector<std::uint8_t> f
   for (ProcId proc : page_proc) {
     if (proc >= proc_pid.size()) throw ConfigError("trace page refers to process " + std::to_string(proc) + " of " + std::to_string(proc_pid.size()));
   }
-  for (std::size_t i = 0; i < pages.size(); ++i) {
-    if (pages[i] >= page_proc.size()) {
-      throw ConfigError("trace access " + std::to_string(i) + " refers to page " +
-                        std::to_string(pages[i]) + " of " + std::to_string(page_proc.size()));
+  // Loading a 100-million-access file goes through here: check the page ids with a
+  // vectorisable max first, and count per process with four interleaved counter sets so that
+  // consecutive accesses of one process do not wait on each other's increment.
+  PageId max_page = 0;
+  for (PageId p : pages) max_page = std::max(max_page, p);
+  if (!pages.empty() && max_page >= page_proc.size()) {
+    for (std::size_t i = 0; i < pages.size(); ++i) {
+      if (pages[i] >= page_proc.size()) {
+        throw ConfigError("trace access " + std::to_string(i) + " refers to page " +
+                          std::to_string(pages[i]) + " of " + std::to_string(page_proc.size()));
+      }
     }
-    ++t.proc_accesses_[page_proc[pages[i]]];
+  }
+  const std::size_t q = proc_pid.size();
+  if (q == 1) {
+    t.proc_accesses_[0] = pages.size();
+  } else if (q > 1) {
+    std::vector<std::uint64_t> count(4 * q, 0);
+    const PageId* pg = pages.data();
+    // With few processes, gather from a byte-wide copy of page_proc: 4 times denser in cache.
+    std::vector<std::uint8_t> narrow;
+    if (q <= 256) narrow.assign(page_proc.begin(), page_proc.end());
+    const auto count_with = [&](const auto* owner) {
+      std::size_t i = 0;
+      for (; i + 4 <= pages.size(); i += 4) {
+        ++count[owner[pg[i]]];
+        ++count[q + owner[pg[i + 1]]];
+        ++count[2 * q + owner[pg[i + 2]]];
+        ++count[3 * q + owner[pg[i + 3]]];
+      }
+      for (; i < pages.size(); ++i) ++count[owner[pg[i]]];
+    };
+    if (q <= 256) {
+      count_with(narrow.data());
+    } else {
+      count_with(page_proc.data());
+    }
+    for (std::size_t k = 0; k < q; ++k) t.proc_accesses_[k] = count[k] + count[q + k] + count[2 * q + k] + count[3 * q + k];
   }
   t.pages_ = std::move(pages);
   t.flags_ = std::move(flags);

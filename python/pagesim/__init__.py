@@ -35,8 +35,12 @@ from .policy import (
 )
 from . import policy as _policy
 from . import results as _results
+from .traces import convert, generate, interleave
 
 __all__ = [
+    "convert",
+    "generate",
+    "interleave",
     "Access",
     "NEVER",
     "PageKind",
@@ -96,19 +100,26 @@ def policies() -> dict[str, str]:
 
 
 def load(path: Union[str, "os.PathLike[str]"], *, page_size: int = 4096,
-         page_numbers: bool = False) -> Trace:
+         page_numbers: bool = False, format: str = "auto", instructions: bool = False) -> Trace:
     """Load a trace file.
 
     Parameters
     ----------
     path
-        A text trace: one ``[PID] R|W ADDRESS`` per line, ``#`` comments.
+        A trace: native ``.pgt``, text (one ``[PID] R|W ADDRESS`` per line), CSV with a
+        header, valgrind lackey output, or libCacheSim oracleGeneral; gzip or zstd compressed
+        or not. The format comes from the magic number, the extension or the first line.
     page_size
         Bytes per page; addresses are divided by it.
     page_numbers
-        The numbers are page numbers, not byte addresses.
+        Text traces: the numbers are page numbers, not byte addresses.
+    format
+        ``auto``, ``native``, ``text``, ``csv``, ``lackey`` or ``oracle``.
+    instructions
+        Lackey: also count instruction fetches.
     """
-    return Trace.from_text(os.fspath(path), page_size=page_size, page_numbers=page_numbers)
+    return Trace.load(os.fspath(path), format=format, page_size=page_size,
+                      page_numbers=page_numbers, instructions=instructions)
 
 
 def as_trace(trace: TraceLike) -> Trace:

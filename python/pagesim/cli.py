@@ -55,6 +55,64 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return demo.main(args)
 
 
+def _print_info(trace: "pagesim.Trace", title: str) -> None:
+    from .traces import summary
+    s = summary(trace)
+    mib = s["pages"] * s["page_size"] / 2**20
+    share = s["writes"] / s["accesses"] if s["accesses"] else 0.0
+    print(f"# {title}")
+    print(f"accesses   {s['accesses']}")
+    print(f"footprint  {s['pages']} pages, {mib:.1f} MiB ({s['page_size']}-byte pages"
+          f"{', %d file-backed' % s['file_pages'] if s['file_pages'] else ''})")
+    print(f"writes     {s['writes']} ({100 * share:.1f}%)")
+    print(f"processes  {len(s['processes'])}")
+    print(f"  {'pid':>8} {'accesses':>12} {'writes':>12} {'pages':>10} {'MiB':>9}")
+    for p in s["processes"]:
+        print(f"  {p['pid']:>8} {p['accesses']:>12} {p['writes']:>12} {p['pages']:>10} "
+              f"{p['pages'] * s['page_size'] / 2**20:>9.1f}")
+
+
+def cmd_gen(args: argparse.Namespace) -> int:
+    from .traces import generate
+    options = _params(args.param)
+    for key, value in (("mib", args.mib), ("procs", args.procs), ("seed", args.seed)):
+        if value is not None:
+            options[key] = value
+    trace = generate(args.kind, **options)
+    if args.output:
+        trace.save(args.output, format=args.format)
+        print(f"wrote {args.output}: {len(trace)} accesses, {trace.num_pages} pages")
+    else:
+        _print_info(trace, f"generated {args.kind}")
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    from .traces import convert
+    convert(args.input, args.output, format=args.format, out_format=args.to,
+            page_size=args.page_size, page_numbers=args.page_numbers,
+            instructions=args.instructions)
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    from .traces import detect_format
+    fmt = args.format if args.format != "auto" else detect_format(args.trace)
+    trace = pagesim.load(args.trace, format=fmt, page_size=args.page_size,
+                         page_numbers=args.page_numbers, instructions=args.instructions)
+    _print_info(trace, f"{args.trace} ({fmt})")
+    return 0
+
+
+def _add_read_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", default="auto",
+                   help="input format: auto, native, text, csv, lackey, oracle (default: from the "
+                        "magic number, extension or first line)")
+    p.add_argument("--page-size", type=int, default=4096, help="bytes per page (default 4096)")
+    p.add_argument("--page-numbers", action="store_true", help="text: addresses are page numbers")
+    p.add_argument("--instructions", action="store_true", help="lackey: count instruction fetches")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pagesim", description="Trace-driven page-replacement simulator")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -76,6 +134,31 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--accesses", type=int, default=2_000_000)
     demo.add_argument("--pages", type=int, default=50_000)
     demo.set_defaults(func=cmd_demo)
+
+    gen = sub.add_parser("gen", help="generate a workload trace (qsbench, stream, hog, ...)")
+    gen.add_argument("kind", help="qsbench, stream, hog, zipf, loop, phases or kbuild")
+    gen.add_argument("-m", "--mib", type=int, help="MiB (qsbench: per process; stream, hog: total)")
+    gen.add_argument("-p", "--procs", type=int, help="qsbench: processes, each sorting its own array")
+    gen.add_argument("-s", "--seed", type=int, help="random seed")
+    gen.add_argument("-o", "--output", help="trace file to write (format by extension; .pgt native); "
+                                            "without it, print the trace's summary")
+    gen.add_argument("--format", default="auto", help="output format (default: by extension)")
+    gen.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
+                     help="other generator option, e.g. -P files=1000 (repeatable)")
+    gen.set_defaults(func=cmd_gen)
+
+    convert = sub.add_parser("convert", help="convert a trace file to another format")
+    convert.add_argument("input", help="trace file (gzip or zstd compressed or not)")
+    convert.add_argument("output", help="file to write; format by extension (.pgt native, .txt, .csv, "
+                                        ".lackey, .oracleGeneral.bin)")
+    convert.add_argument("--to", default="auto", help="output format (default: by extension)")
+    _add_read_options(convert)
+    convert.set_defaults(func=cmd_convert)
+
+    info = sub.add_parser("info", help="print a trace's accesses, footprint, write share, processes")
+    info.add_argument("trace", help="trace file")
+    _add_read_options(info)
+    info.set_defaults(func=cmd_info)
     return parser
 
 

@@ -10,6 +10,7 @@ namespace py = pybind11;
 
 void register_errors(py::module_& m);
 void register_trace(py::module_& m);
+void register_trace_io(py::module_& m);
 void register_simulate(py::module_& m);
 void register_testing(py::module_& m);
 void register_policy(py::module_& m);

@@ -8,6 +8,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "pagesim native core (use the pagesim package, not this module)";
   pagesim::python::register_errors(m);
   pagesim::python::register_trace(m);
+  pagesim::python::register_trace_io(m);
   pagesim::python::register_simulate(m);
   pagesim::python::register_testing(m);
   pagesim::python::register_policy(m);

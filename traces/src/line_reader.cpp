@@ -8,11 +8,14 @@
 namespace pagesim {
 
 LineReader LineReader::open(const std::string& path) {
+  return from_source(open_source(path));
+}
+
+LineReader LineReader::from_source(std::unique_ptr<ByteSource> source) {
   LineReader r;
-  r.name_ = path;
-  r.file_.reset(std::fopen(path.c_str(), "rb"));
-  if (!r.file_) throw TraceFormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  r.buffer_.resize(1 << 20);
+  r.name_ = source->name();
+  r.source_ = std::move(source);
+  r.buffer_.resize(1 << 16);
   return r;
 }
 
@@ -31,12 +34,15 @@ bool LineReader::refill() {
   std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
   end_ -= begin_;
   begin_ = 0;
-  if (end_ == buffer_.size()) buffer_.resize(buffer_.size() * 2);
-  const std::size_t got = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, file_.get());
-  if (got == 0) {
-    if (std::ferror(file_.get())) {
-      throw TraceFormatError(name_, line_number_ + 1, std::string("read error: ") + std::strerror(errno));
+  if (end_ == buffer_.size()) {
+    // A binary file read as text has no line ends; do not buffer all of it.
+    if (buffer_.size() >= (std::size_t{16} << 20)) {
+      throw TraceFormatError(name_, line_number_ + 1, "line longer than 16 MiB: expected a text trace");
     }
+    buffer_.resize(buffer_.size() * 2);
+  }
+  const std::size_t got = source_->read(buffer_.data() + end_, buffer_.size() - end_);
+  if (got == 0) {
     eof_ = true;
     return false;
   }

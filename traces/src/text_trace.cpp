@@ -2,8 +2,10 @@
 
 #include "pagesim/error.hpp"
 #include "pagesim/line_reader.hpp"
+#include "readers.hpp"
 
 namespace pagesim {
+namespace detail {
 namespace {
 
 // Splits `line` at blanks into at most 4 fields (a 4th means too many); drops a # comment.
@@ -21,14 +23,28 @@ std::size_t split(std::string_view line, std::string_view (&fields)[4]) {
   return n;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+}  // namespace
 
-Trace read(LineReader& reader, const TextTraceOptions& options) {
-  TraceBuilder builder(options.page_size, reader.name());
-  const std::uint64_t shift = options.page_numbers ? 0 : static_cast<std::uint64_t>(__builtin_ctz(options.page_size));
-  const std::uint64_t max_vpn = options.page_numbers ? (UINT64_MAX >> static_cast<std::uint64_t>(__builtin_ctz(options.page_size))) : UINT64_MAX;
+std::uint32_t page_shift(std::uint32_t page_size) {
+  if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
+    throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) +
+                      " is not allowed: must be a power of two");
+  }
+  return static_cast<std::uint32_t>(__builtin_ctz(page_size));
+}
+
+std::string quoted(std::string_view s) {
+  if (s.size() > 40) return "'" + std::string(s.substr(0, 40)) + "...'";
+  return "'" + std::string(s) + "'";
+}
+
+std::uint64_t stream_text(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
+  const std::uint32_t bits = page_shift(options.page_size);
+  const std::uint64_t shift = options.page_numbers ? 0 : bits;
+  const std::uint64_t max_vpn = options.page_numbers ? (UINT64_MAX >> bits) : UINT64_MAX;
   std::size_t columns = 0;
   std::uint64_t columns_line = 0;
+  std::uint64_t count = 0;
   std::string_view line;
   while (reader.next(line)) {
     std::string_view f[4];
@@ -65,13 +81,28 @@ Trace read(LineReader& reader, const TextTraceOptions& options) {
       fail("page number " + quoted(f[n - 1]) + " is beyond the 64-bit address space with " +
            std::to_string(options.page_size) + "-byte pages");
     }
-    builder.add(pid, address >> shift, write);
+    sink.add(pid, address >> shift, write, PageKind::kAnon);
+    ++count;
   }
-  if (builder.size() == 0) {
+  if (count == 0) {
     throw TraceFormatError(reader.name(), reader.line_number(),
                            "expected at least one access, found none");
   }
-  return std::move(builder).build();
+  return count;
+}
+
+}  // namespace detail
+
+namespace {
+
+Trace read(LineReader& reader, const TextTraceOptions& options) {
+  ReadOptions o;
+  o.page_size = options.page_size;
+  o.page_numbers = options.page_numbers;
+  detail::page_shift(o.page_size);
+  BuilderSink sink(options.page_size, reader.name());
+  detail::stream_text(reader, o, sink);
+  return std::move(sink).build();
 }
 
 }  // namespace

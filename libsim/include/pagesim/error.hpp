@@ -22,12 +22,19 @@ class ConfigError : public Error {
 class TraceFormatError : public Error {
  public:
   TraceFormatError(const std::string& file, std::uint64_t line, const std::string& what);
+  // Binary input: "file: byte N: what" (line() is 0).
+  struct ByteOffset {
+    std::uint64_t value;
+  };
+  TraceFormatError(const std::string& file, ByteOffset offset, const std::string& what);
   const std::string& file() const { return file_; }
   std::uint64_t line() const { return line_; }
+  std::uint64_t byte_offset() const { return byte_offset_; }
 
  private:
   std::string file_;
   std::uint64_t line_;
+  std::uint64_t byte_offset_ = 0;
 };
 
 // A policy broke the contract: nominated a page that is not resident, repeated one, returned

@@ -7,15 +7,18 @@
 #include <string_view>
 #include <vector>
 
+#include "pagesim/byte_source.hpp"
+
 namespace pagesim {
 
 // Reads a text file (or an in-memory string) line by line in bounded memory, counting lines
-// from 1 for error messages.
+// from 1 for error messages. Files compressed with gzip or zstd are decompressed on the fly.
 class LineReader {
  public:
   // Throws TraceFormatError if the file cannot be opened.
   static LineReader open(const std::string& path);
   static LineReader from_string(std::string_view text, std::string name = "<string>");
+  static LineReader from_source(std::unique_ptr<ByteSource> source);
 
   // The next line without its end-of-line characters; false at end of input.
   bool next(std::string_view& line);
@@ -26,10 +29,7 @@ class LineReader {
   LineReader() = default;
   bool refill();
 
-  struct FileCloser {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-  };
-  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::unique_ptr<ByteSource> source_;
   std::string name_;
   std::vector<char> buffer_;
   std::size_t begin_ = 0;

@@ -1,0 +1,81 @@
+"""Trace files and the built-in workload generators.
+
+>>> import pagesim
+>>> t = pagesim.generate("qsbench", mib=4, seed=1)
+>>> t.save("q.pgt"); pagesim.load("q.pgt").num_accesses == t.num_accesses
+True
+"""
+from __future__ import annotations
+
+import os
+from typing import Any, Sequence, Union
+
+from . import _core
+from ._core import Trace
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+__all__ = ["convert", "detect_format", "generate", "generators", "interleave", "summary"]
+
+#: Generator name -> the workload it imitates (traces/include/pagesim/generators.hpp has the details).
+GENERATORS = {
+    "qsbench": "qsbench: quicksort of a random int array per process (mib, procs, seed, window, quantum, elements, page_size)",
+    "stream": "streaming file reads, each page once: ls -lR, updatedb, dd (mib, files, passes, seed, pid)",
+    "hog": "memory hog: allocate and write mib MiB, then sleep (mib, passes, pid)",
+    "zipf": "independent references with zipf popularity (accesses, pages, alpha, write_fraction, seed)",
+    "loop": "cyclic sweep over pages, LRU's worst case (accesses, pages, write_fraction, seed)",
+    "phases": "working sets that shift from phase to phase (accesses, phases, pages, shift, write_fraction, seed)",
+    "kbuild": "make -j: short compiler processes, shared read-only set, private heaps "
+              "(jobs, parallel, shared_mib, heap_mib, job_accesses, shared_fraction, quantum, seed)",
+}
+
+
+def generators() -> dict[str, str]:
+    """Generator names and the workload each imitates."""
+    return dict(GENERATORS)
+
+
+def generate(kind: str, **options: Any) -> Trace:
+    """Generate a synthetic trace, deterministic for a seed.
+
+    Parameters
+    ----------
+    kind
+        One of :func:`generators`: ``qsbench``, ``stream``, ``hog``, ``zipf``, ``loop``,
+        ``phases``, ``kbuild``.
+    **options
+        The generator's options, e.g. ``generate("qsbench", mib=350, procs=2, seed=1)``. An
+        unknown option raises :class:`pagesim.ConfigError` naming the closest known one.
+    """
+    return _core.generate(kind, options)
+
+
+def interleave(traces: Sequence[Trace], *, quantum: int = 10000, renumber: bool = False) -> Trace:
+    """Combine traces round robin, ``quantum`` accesses from each in turn.
+
+    The same pid in two inputs is one process unless ``renumber``, which gives every input
+    process its own pid 1, 2, ...
+    """
+    return _core.interleave(list(traces), quantum, renumber)
+
+
+def convert(input: PathLike, output: PathLike, *, format: str = "auto", out_format: str = "auto",
+            page_size: int = 4096, page_numbers: bool = False, instructions: bool = False,
+            pid: int = 1) -> None:
+    """Convert a trace file; formats from the magic number / extension unless given.
+
+    Converting a streaming format (text, lackey, CSV, oracleGeneral; gzip or zstd compressed
+    or not) to native uses memory proportional to the distinct pages, not to the accesses.
+    """
+    _core.convert(os.fspath(input), os.fspath(output), format, out_format, page_size, page_numbers,
+                  instructions, pid)
+
+
+def detect_format(path: PathLike) -> str:
+    """The format of a trace file: native, text, csv, lackey or oracle."""
+    return _core.detect_format(os.fspath(path))
+
+
+def summary(trace: Trace) -> dict[str, Any]:
+    """Accesses, pages, writes and per-process counts of a trace (what ``pagesim info`` prints)."""
+    return _core.trace_summary(trace)

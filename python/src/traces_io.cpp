@@ -1,0 +1,117 @@
+// Trace files and generators: Trace.load/save, convert, detect_format, generate, interleave.
+#include <pybind11/stl.h>
+
+#include "bindings.hpp"
+#include "pagesim/generators.hpp"
+#include "pagesim/trace_io.hpp"
+
+namespace pagesim::python {
+namespace {
+
+ReadOptions read_options(const std::string& format, std::uint32_t page_size, bool page_numbers, bool instructions,
+                         std::uint64_t pid) {
+  ReadOptions o;
+  o.format = parse_format(format);
+  o.page_size = page_size;
+  o.page_numbers = page_numbers;
+  o.instructions = instructions;
+  o.pid = pid;
+  return o;
+}
+
+Trace load(const std::string& path, const std::string& format, std::uint32_t page_size, bool page_numbers,
+           bool instructions, std::uint64_t pid) {
+  const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
+  py::gil_scoped_release release;
+  return read_trace(path, o);
+}
+
+py::dict summary(const Trace& t) {
+  std::vector<std::uint64_t> writes(t.num_procs()), pages(t.num_procs()), file_pages(t.num_procs());
+  {
+    py::gil_scoped_release release;
+    for (std::size_t i = 0; i < t.size(); ++i) writes[t.proc(i)] += t.write(i);
+    for (PageId p = 0; p < t.num_pages(); ++p) {
+      ++pages[t.page_proc(p)];
+      file_pages[t.page_proc(p)] += t.page_kind(p) == PageKind::kFile;
+    }
+  }
+  py::list procs;
+  std::uint64_t total_writes = 0, total_file = 0;
+  for (ProcId p = 0; p < t.num_procs(); ++p) {
+    py::dict d;
+    d["pid"] = t.proc_pid(p);
+    d["accesses"] = t.proc_accesses(p);
+    d["writes"] = writes[p];
+    d["pages"] = pages[p];
+    d["file_pages"] = file_pages[p];
+    procs.append(d);
+    total_writes += writes[p];
+    total_file += file_pages[p];
+  }
+  py::dict out;
+  out["accesses"] = t.size();
+  out["pages"] = t.num_pages();
+  out["file_pages"] = total_file;
+  out["page_size"] = t.page_size();
+  out["writes"] = total_writes;
+  out["processes"] = procs;
+  return out;
+}
+
+}  // namespace
+
+void register_trace_io(py::module_& m) {
+  auto trace = py::reinterpret_borrow<py::class_<Trace, std::shared_ptr<Trace>>>(m.attr("Trace"));
+  trace.def_static("load", &load, py::arg("path"), py::arg("format") = "auto", py::arg("page_size") = 4096,
+                   py::arg("page_numbers") = false, py::arg("instructions") = false, py::arg("pid") = 1);
+  trace.def(
+      "save",
+      [](const Trace& t, const std::string& path, const std::string& format) {
+        const TraceFormat f = parse_format(format);
+        py::gil_scoped_release release;
+        write_trace(t, path, f);
+      },
+      py::arg("path"), py::arg("format") = "auto");
+  trace.def_property_readonly("proc_accesses", [](const Trace& t) {
+    std::vector<std::uint64_t> out(t.num_procs());
+    for (ProcId p = 0; p < t.num_procs(); ++p) out[p] = t.proc_accesses(p);
+    return out;
+  });
+
+  m.def("trace_summary", &summary, py::arg("trace"));
+  m.def("detect_format", [](const std::string& path) { return std::string(format_name(detect_format(path))); },
+        py::arg("path"));
+  m.def(
+      "convert",
+      [](const std::string& in, const std::string& out, const std::string& format, const std::string& out_format,
+         std::uint32_t page_size, bool page_numbers, bool instructions, std::uint64_t pid) {
+        const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
+        const TraceFormat to = parse_format(out_format);
+        py::gil_scoped_release release;
+        convert_trace(in, out, o, to);
+      },
+      py::arg("input"), py::arg("output"), py::arg("format") = "auto", py::arg("out_format") = "auto",
+      py::arg("page_size") = 4096, py::arg("page_numbers") = false, py::arg("instructions") = false,
+      py::arg("pid") = 1);
+  m.def("generator_names", &generator_names);
+  m.def(
+      "generate",
+      [](const std::string& kind, const py::dict& options) {
+        const Params p = params_from_kwargs(options);
+        py::gil_scoped_release release;
+        return generate(kind, p);
+      },
+      py::arg("kind"), py::arg("options"));
+  m.def(
+      "interleave",
+      [](const std::vector<std::shared_ptr<Trace>>& traces, std::uint64_t quantum, bool renumber) {
+        std::vector<const Trace*> ptrs;
+        for (const auto& t : traces) ptrs.push_back(t.get());
+        py::gil_scoped_release release;
+        return interleave(ptrs, quantum, renumber);
+      },
+      py::arg("traces"), py::arg("quantum"), py::arg("renumber"));
+}
+
+}  // namespace pagesim::python

@@ -1,0 +1,342 @@
+// Trace file formats: round trips, a hand-written lackey file, compressed input, streaming
+// conversion, and a TraceFormatError for every kind of bad input.
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "helpers.hpp"
+#include "pagesim/trace_io.hpp"
+#include "trace_files.hpp"
+
+namespace pagesim::test {
+namespace {
+
+// Two processes, reads and writes, anon pages (every format can hold them).
+Trace anon_trace() {
+  TraceBuilder b;
+  const std::uint64_t pid[] = {7, 7, 9, 7, 9, 9, 7, 7};
+  const std::uint64_t vpn[] = {0x7f001, 0x7f002, 0x400, 0x7f001, 0x401, 0x400, 0x10, 0x7f002};
+  const bool write[] = {false, true, false, true, true, false, false, false};
+  for (int i = 0; i < 8; ++i) b.add(pid[i], vpn[i], write[i]);
+  return std::move(b).build();
+}
+
+Trace with_file_pages() {
+  TraceBuilder b(4096, "mixed");
+  b.add(1, 5, false, PageKind::kFile);
+  b.add(2, 5, true);
+  b.add(1, 6, false, PageKind::kFile);
+  b.add(1, 5, false, PageKind::kFile);
+  return std::move(b).build();
+}
+
+void check_same_columns(const Trace& a, const Trace& b) {
+  CHECK(a.pages() == b.pages());
+  CHECK(a.flags() == b.flags());
+  CHECK(a.page_procs() == b.page_procs());
+  CHECK(a.page_vpns() == b.page_vpns());
+  CHECK(a.page_kinds() == b.page_kinds());
+  CHECK(a.proc_pids() == b.proc_pids());
+  CHECK(a.page_size() == b.page_size());
+  for (ProcId p = 0; p < a.num_procs(); ++p) CHECK(a.proc_accesses(p) == b.proc_accesses(p));
+}
+
+ReadOptions as(TraceFormat f) {
+  ReadOptions o;
+  o.format = f;
+  return o;
+}
+
+TEST_CASE("round trip: native keeps every column, the source and the page size") {
+  TempFile f("rt.pgt");
+  TraceBuilder b(8192, "my source");
+  b.add(3, 1, true, PageKind::kFile);
+  b.add(4, 1, false);
+  b.add(3, 1, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  write_native(t, f.path());
+  const Trace back = read_trace(f.path());
+  check_same_columns(t, back);
+  CHECK(back.source() == "my source");
+  check_same_columns(anon_trace(), [&] { write_native(anon_trace(), f.path()); return read_native(f.path()); }());
+}
+
+TEST_CASE("round trip: native with more processes than a byte can number") {
+  TraceBuilder b;
+  for (std::uint64_t i = 0; i < 1001; ++i) b.add(i % 300, i % 7, i % 3 == 0);
+  const Trace t = std::move(b).build();
+  TempFile f("procs.pgt");
+  write_native(t, f.path());
+  const Trace back = read_native(f.path());
+  check_same_columns(t, back);
+  CHECK(back.proc_accesses(0) == 4);    // i = 0, 300, 600, 900
+  CHECK(back.proc_accesses(299) == 3);  // i = 299, 599, 899
+}
+
+TEST_CASE("round trip: text, CSV and lackey give the same accesses back") {
+  const Trace t = anon_trace();
+  for (const char* name : {"rt.txt", "rt.csv", "rt.lackey"}) {
+    CAPTURE(name);
+    TempFile f(name);
+    write_trace(t, f.path());
+    CHECK(detect_format(f.path()) == (std::strstr(name, "csv") ? TraceFormat::kCsv
+                                       : std::strstr(name, "lackey") ? TraceFormat::kLackey
+                                                                     : TraceFormat::kText));
+    check_same_columns(t, read_trace(f.path()));
+  }
+  // CSV also keeps the page kind.
+  TempFile f("rt_kind.csv");
+  write_csv(with_file_pages(), f.path());
+  check_same_columns(with_file_pages(), read_trace(f.path()));
+}
+
+TEST_CASE("round trip: oracleGeneral keeps the page order and writes next_access_vtime") {
+  // 5 3 5 9 3 5: next uses computed by hand: 2 4 5 -1 -1 -1.
+  const Trace t = pages_trace({5, 3, 5, 9, 3, 5}, {true, false, false, false, true, false});
+  TempFile f("rt.oracleGeneral.bin");
+  write_trace(t, f.path());
+  const std::string bytes = f.read();
+  REQUIRE(bytes.size() == 6 * 24);
+  const std::int64_t expected_next[] = {2, 4, 5, -1, -1, -1};
+  const std::uint64_t expected_id[] = {5, 3, 5, 9, 3, 5};
+  for (int i = 0; i < 6; ++i) {
+    std::uint32_t clock, size;
+    std::uint64_t id;
+    std::int64_t next;
+    std::memcpy(&clock, bytes.data() + 24 * i, 4);
+    std::memcpy(&id, bytes.data() + 24 * i + 4, 8);
+    std::memcpy(&size, bytes.data() + 24 * i + 12, 4);
+    std::memcpy(&next, bytes.data() + 24 * i + 16, 8);
+    CHECK(clock == static_cast<std::uint32_t>(i));
+    CHECK(id == expected_id[i]);
+    CHECK(size == 4096);
+    CHECK(next == expected_next[i]);
+  }
+  const Trace back = read_trace(f.path());
+  CHECK(back.pages() == t.pages());
+  CHECK(back.page_vpns() == t.page_vpns());
+  CHECK(back.count_writes() == 0);  // the format has no op: every record is a read
+  // Several processes: obj_id = pid << 40 | vpn.
+  TempFile g("multi.oracleGeneral");
+  write_oracle_general(anon_trace(), g.path());
+  std::uint64_t id;
+  std::memcpy(&id, g.read().data() + 24 * 2 + 4, 8);
+  CHECK(id == (std::uint64_t{9} << 40 | 0x400));
+}
+
+TEST_CASE("a hand-written lackey file gives the expected page accesses") {
+  // 4096-byte pages. Line by line:
+  //   banner                      -> pid 4242
+  //   I  04000ff0,8               instruction fetch: skipped by default
+  //    L 04001000,8               R page 0x4001
+  //    S 04001ffc,8               spans 0x4001ffc..0x4002003: W 0x4001, W 0x4002
+  //    M 7ff000010,4              R 0x7ff000, then W 0x7ff000
+  //    M 04002fff,2               spans two pages: R 0x4002, R 0x4003, W 0x4002, W 0x4003
+  //   ==4242== summary line       skipped
+  const std::string lackey =
+      "==4242== Lackey, an example Valgrind tool\n"
+      "I  04000ff0,8\n"
+      " L 04001000,8\n"
+      " S 04001ffc,8\n"
+      " M 7ff000010,4\n"
+      " M 04002fff,2\n"
+      "==4242== Counted 1 call to main()\n";
+  const Trace t = parse_trace(lackey, as(TraceFormat::kLackey));
+  CHECK(accesses_of(t) == "4242 R 16385\n4242 W 16385\n4242 W 16386\n4242 R 8384512\n4242 W 8384512\n"
+                          "4242 R 16386\n4242 R 16387\n4242 W 16386\n4242 W 16387\n");
+  // With instruction fetches: the I line spans 0x4000ff0..0x4000ff7, one page 0x4000.
+  ReadOptions o = as(TraceFormat::kLackey);
+  o.instructions = true;
+  const Trace with_i = parse_trace(lackey, o);
+  CHECK(with_i.size() == t.size() + 1);
+  CHECK(with_i.page_vpn(with_i.page(0)) == 0x4000);
+  // Detected without being told.
+  CHECK(parse_trace(lackey, {}).size() == t.size());
+}
+
+TEST_CASE("CSV: columns in any order, address or page, optional op, pid, time and kind") {
+  const Trace t = parse_trace("time,address,op,pid,kind\n1,0x1000,W,3,anon\n2,8192,read,3,file\n2.5,0x1fff,r,4,0\n",
+                              as(TraceFormat::kCsv));
+  CHECK(accesses_of(t) == "3 W 1\n3 R 2 f\n4 R 1\n");
+  const Trace pages = parse_trace("page\n5\n0x6\n", as(TraceFormat::kCsv));
+  CHECK(accesses_of(pages) == "1 R 5\n1 R 6\n");
+}
+
+TEST_CASE("gzip and zstd input is detected by its magic number and read like the plain file") {
+  const std::string text = "1 W 0x1000\n2 R 0x2000\n1 R 0x1fff\n";
+  const Trace plain = parse_trace(text, {});
+  for (const auto& [name, packed] : {std::pair<std::string, std::string>{"c.txt.gz", gzip(text)},
+                                     {"c.txt.zst", zstd(text)},
+                                     {"c.dat", zstd(text)}}) {
+    CAPTURE(name);
+    TempFile f(name, packed);
+    check_same_columns(plain, read_trace(f.path()));
+    check_same_columns(plain, parse_trace(packed, {}));
+  }
+  // Two gzip members one after the other (cat a.gz b.gz) are one stream.
+  check_same_columns(parse_trace(text + text, {}), parse_trace(gzip(text) + gzip(text), {}));
+  // A compressed native file.
+  TempFile n("c.pgt");
+  write_native(plain, n.path());
+  TempFile nz("c.pgt.zst", zstd(n.read()));
+  check_same_columns(plain, read_trace(nz.path()));
+}
+
+TEST_CASE("convert streams text to native; the result equals reading the text") {
+  std::string text;
+  for (int i = 0; i < 50000; ++i) text += std::to_string(i % 3) + (i % 7 ? " R " : " W ") + std::to_string((i * 7919) % 5000 * 4096) + "\n";
+  TempFile in("conv.txt.gz", gzip(text));
+  TempFile out("conv.pgt");
+  convert_trace(in.path(), out.path(), {});
+  const Trace expected = parse_trace(text, {});
+  check_same_columns(expected, read_trace(out.path()));
+  // And back to CSV, then to native again.
+  TempFile csv("conv.csv");
+  convert_trace(out.path(), csv.path(), {});
+  TempFile again("conv2.pgt");
+  convert_trace(csv.path(), again.path(), {});
+  check_same_columns(expected, read_native(again.path()));
+}
+
+// ---- bad input ----------------------------------------------------------------------------
+
+struct Bad {
+  const char* what;
+  std::string data;
+  TraceFormat format;
+  const char* expected;  // a substring of the message
+};
+
+TEST_CASE("every reader rejects bad input with a TraceFormatError naming where and what") {
+  std::string native;
+  {
+    TempFile f("bad.pgt");
+    write_native(anon_trace(), f.path());
+    native = f.read();
+  }
+  const auto patched = [&](std::size_t offset, const void* value, std::size_t n) {
+    std::string s = native;
+    std::memcpy(s.data() + offset, value, n);
+    return s;
+  };
+  const std::uint32_t v2 = 2, page_beyond = 1000;
+  std::string record(24, '\0');
+  std::memset(record.data() + 16, 0xff, 8);  // next_access_vtime -1
+  std::string bad_next = record + record;
+  const std::int64_t zero = 0;
+  std::memcpy(bad_next.data() + 24 + 16, &zero, 8);  // record 1 says its next use is record 0
+
+  std::string varied;
+  for (int i = 0; i < 20000; ++i) varied += "R " + std::to_string(i * 7919 % 100003) + "\n";
+  const Bad cases[] = {
+      // native
+      {"empty native", "", TraceFormat::kNative, "<string>: byte 0: empty file"},
+      {"wrong magic", "XXXXXXXX" + native.substr(8), TraceFormat::kNative, "byte 0: wrong magic number: expected 'PGSIMTRC'"},
+      {"wrong version", patched(8, &v2, 4), TraceFormat::kNative, "byte 8: unsupported version 2: expected 1"},
+      {"truncated header", native.substr(0, 60), TraceFormat::kNative, "byte 60: truncated header"},
+      {"truncated columns", native.substr(0, native.size() - 3), TraceFormat::kNative, "truncated: the header promises"},
+      {"page id beyond the page count", patched(128, &page_beyond, 4), TraceFormat::kNative,
+       "byte 128: access 0 refers to page 1000: expected a page id below the page count 5"},
+      // text
+      {"text unknown op", "R 1\nX 2\n", TraceFormat::kText, "<string>:2: expected R or W, got 'X'"},
+      {"text non-numeric", "R 0x12g4\n", TraceFormat::kText, "<string>:1: expected an address"},
+      {"text empty", "", TraceFormat::kText, "<string>:0: expected at least one access"},
+      // lackey
+      {"lackey unknown op", " X 0400,4\n", TraceFormat::kLackey, "<string>:1: expected a lackey access"},
+      {"lackey non-hex", " L 04g0,4\n", TraceFormat::kLackey, "<string>:1: expected a hexadecimal address"},
+      {"lackey non-numeric size", " L 0400,four\n", TraceFormat::kLackey, "<string>:1: expected a decimal size"},
+      {"lackey no comma", " L 0400\n", TraceFormat::kLackey, "<string>:1: expected ADDRESS,SIZE"},
+      {"lackey beyond the address space", " S ffffffffffffffff,2\n", TraceFormat::kLackey, "beyond the 64-bit address space"},
+      {"lackey bad banner", "==12x== hello\n L 1,1\n", TraceFormat::kLackey, "<string>:1: expected a valgrind banner"},
+      {"lackey empty", "==1== only a banner\n", TraceFormat::kLackey, "<string>:1: expected at least one lackey access"},
+      {"lackey only fetches", "I  0400,4\n", TraceFormat::kLackey, "found only instruction fetches"},
+      // csv
+      {"csv empty", "", TraceFormat::kCsv, "<string>:0: expected a CSV header line"},
+      {"csv header only", "page,op\n", TraceFormat::kCsv, "<string>:1: expected at least one access after the header"},
+      {"csv unknown column", "page,colour\n1,red\n", TraceFormat::kCsv, "<string>:1: unknown column 'colour'"},
+      {"csv no address column", "op,pid\nR,1\n", TraceFormat::kCsv, "exactly one of the columns 'address' and 'page'"},
+      {"csv non-numeric", "page,op\n1,R\nx,R\n", TraceFormat::kCsv, "<string>:3: expected a page number"},
+      {"csv unknown op", "page,op\n1,X\n", TraceFormat::kCsv, "<string>:2: expected op R, W, read or write, got 'X'"},
+      {"csv field count", "page,op\n1\n", TraceFormat::kCsv, "<string>:2: expected 2 comma-separated fields"},
+      {"csv page beyond the address space", "page\n0x10000000000000\n", TraceFormat::kCsv, "beyond the 64-bit address space"},
+      {"csv time backwards", "page,time\n1,5\n2,4\n", TraceFormat::kCsv, "<string>:3: time '4' is earlier"},
+      {"csv kind conflict", "page,kind\n1,anon\n1,file\n", TraceFormat::kCsv, "<string>:3: page"},
+      // oracleGeneral
+      {"oracle empty", "", TraceFormat::kOracleGeneral, "<string>: byte 0: empty file"},
+      {"oracle truncated record", record + record.substr(0, 10), TraceFormat::kOracleGeneral,
+       "byte 24: truncated record: expected 24 bytes (oracleGeneral), got 10"},
+      {"oracle next use backwards", bad_next, TraceFormat::kOracleGeneral, "byte 40: record 1 has next_access_vtime 0"},
+      // compression
+      {"gzip ends early", gzip(varied).substr(0, 200), TraceFormat::kText, "gzip stream ends early"},
+      {"gzip corrupt", std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage-garbage-garbage", 33), TraceFormat::kText,
+       "corrupt gzip data"},
+      {"zstd ends early", zstd("R 1\nW 2\n").substr(0, 10), TraceFormat::kText, "zstd stream ends early"},
+      {"gzip native ends early", gzip(native).substr(0, 30), TraceFormat::kNative, "gzip stream ends early"},
+      // detection
+      {"unknown binary", std::string("\x01\x02\x00\x04", 4), TraceFormat::kAuto, "cannot tell the trace format"},
+  };
+  for (const Bad& c : cases) {
+    const std::string what = c.what;
+    CAPTURE(what);
+    const std::string msg = message_of([&] { parse_trace(c.data, as(c.format)); });
+    CHECK_MESSAGE(msg.find(c.expected) != std::string::npos, msg);
+    CHECK_THROWS_AS(parse_trace(c.data, as(c.format)), TraceFormatError);
+  }
+}
+
+TEST_CASE("errors from files name the file") {
+  TempFile f("bad.lackey", " L 0400,4\n Q 0400,4\n");
+  CHECK(message_of([&] { read_trace(f.path()); }).rfind(f.path() + ":2: expected a lackey access", 0) == 0);
+  std::string record(30, '\xff');
+  TempFile g("trunc.oracleGeneral", record);
+  CHECK(message_of([&] { read_trace(g.path()); }).rfind(g.path() + ": byte 24: truncated record", 0) == 0);
+  TempFile z("trunc.txt.gz", gzip("R 1\nW 2\n").substr(0, 12));
+  CHECK(message_of([&] { read_trace(z.path()); }).find(z.path() + ": byte ") == 0);
+  CHECK_THROWS_AS(read_trace("/nonexistent/x.pgt"), TraceFormatError);
+  CHECK_THROWS_AS(parse_format("parquet"), ConfigError);
+}
+
+TEST_CASE("stream_trace delivers every access to a sink without building a Trace") {
+  struct Count final : AccessSink {
+    std::uint64_t n = 0, writes = 0, last_vpn = 0;
+    void add(std::uint64_t, std::uint64_t vpn, bool write, PageKind) override {
+      ++n;
+      writes += write;
+      last_vpn = vpn;
+    }
+  };
+  TempFile f("sink.csv.zst", zstd("address,op\n0x1000,W\n0x2000,R\n0x3fff,W\n"));
+  Count c;
+  CHECK(stream_trace(f.path(), {}, c) == 3);
+  CHECK(c.n == 3);
+  CHECK(c.writes == 2);
+  CHECK(c.last_vpn == 3);
+}
+
+TEST_CASE("detect_format: magic number, then extension, then the first line") {
+  TempFile native("d.txt");  // a native file with a misleading name
+  write_native(anon_trace(), native.path());
+  CHECK(detect_format(native.path()) == TraceFormat::kNative);
+  TempFile lackey("d1", "==1== banner\n L 10,4\n");
+  CHECK(detect_format(lackey.path()) == TraceFormat::kLackey);
+  TempFile csv("d2", "# comment\npage,op\n1,R\n");
+  CHECK(detect_format(csv.path()) == TraceFormat::kCsv);
+  TempFile text("d3.gz", gzip("1 R 0x10\n"));
+  CHECK(detect_format(text.path()) == TraceFormat::kText);
+  TempFile oracle("d4.oracleGeneral.bin.zst", zstd(std::string(24, '\xff')));
+  CHECK(detect_format(oracle.path()) == TraceFormat::kOracleGeneral);
+  TempFile binary("d5.bin", std::string("\x01\x02\x03", 3));
+  CHECK_THROWS_AS(detect_format(binary.path()), TraceFormatError);
+}
+
+TEST_CASE("the streaming native writer removes its file when not finished") {
+  TempFile f("unfinished.pgt");
+  {
+    NativeWriter w(f.path(), 4096, "x");
+    w.add(1, 2, true, PageKind::kAnon);
+  }
+  CHECK(f.read().empty());
+}
+
+}  // namespace
+}  // namespace pagesim::test

@@ -1,0 +1,66 @@
+import gzip
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import pagesim
+
+ENV = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+
+
+def cli(*args, check=True):
+    return subprocess.run([sys.executable, "-m", "pagesim", *args], capture_output=True, text=True,
+                          env=ENV, check=check)
+
+
+def same(a, b):
+    return (np.array_equal(a.pages, b.pages) and np.array_equal(a.flags, b.flags)
+            and np.array_equal(a.page_vpns, b.page_vpns) and np.array_equal(a.proc_pids, b.proc_pids))
+
+
+@pytest.mark.parametrize("name", ["t.pgt", "t.txt", "t.csv", "t.lackey"])
+def test_save_and_load_round_trip(tmp_path, name):
+    t = pagesim.Trace.from_arrays(np.array([5, 6, 5, 9]), writes=np.array([1, 0, 1, 0]),
+                                  pids=np.array([1, 1, 2, 2]))
+    path = tmp_path / name
+    t.save(str(path))
+    assert same(pagesim.load(path), t)
+
+
+def test_load_detects_gzip(tmp_path):
+    path = tmp_path / "t.txt.gz"
+    path.write_bytes(gzip.compress(b"1 W 0x1000\n1 R 0x2000\n"))
+    t = pagesim.load(path)
+    assert len(t) == 2 and t.num_writes == 1
+    path.write_bytes(gzip.compress(b"1 W 0x1000\n" * 5000)[:50])
+    with pytest.raises(pagesim.TraceFormatError, match="gzip stream ends early"):
+        pagesim.load(path)
+
+
+def test_generate_and_interleave():
+    q = pagesim.generate("qsbench", elements=20000, procs=2, seed=3)
+    assert q.num_procs == 2 and q.num_writes > 0
+    assert same(q, pagesim.generate("qsbench", elements=20000, procs=2, seed=3))
+    s = pagesim.generate("stream", mib=1, files=10)
+    h = pagesim.generate("hog", mib=1, pid=2)
+    both = pagesim.interleave([s, h], quantum=16)
+    assert len(both) == len(s) + len(h) == 512 and both.num_procs == 2
+    with pytest.raises(pagesim.ConfigError, match="did you mean 'files'"):
+        pagesim.generate("stream", file=3)
+
+
+def test_cli_gen_info_convert(tmp_path):
+    out = tmp_path / "q.pgt"
+    cli("gen", "qsbench", "-m", "1", "-p", "2", "-s", "5", "-o", str(out))
+    info = cli("info", str(out)).stdout
+    assert "accesses" in info and "footprint  512 pages, 2.0 MiB" in info and "processes  2" in info
+    csv = tmp_path / "q.csv"
+    cli("convert", str(out), str(csv))
+    assert same(pagesim.load(csv), pagesim.load(out))
+    bad = tmp_path / "bad.txt"
+    bad.write_text("R 1\nQ 2\n")
+    r = cli("info", str(bad), check=False)
+    assert r.returncode == 2 and r.stderr.startswith("pagesim: error: ") and ":2: expected R or W" in r.stderr

@@ -1,0 +1,113 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "pagesim/trace.hpp"
+#include "pagesim/types.hpp"
+
+namespace pagesim {
+
+// Where a streaming reader delivers accesses, in trace order.
+class AccessSink {
+ public:
+  virtual ~AccessSink() = default;
+  virtual void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) = 0;
+};
+
+// Collects accesses into a Trace.
+class BuilderSink final : public AccessSink {
+ public:
+  explicit BuilderSink(std::uint32_t page_size = 4096, std::string source = "")
+      : builder_(page_size, std::move(source)) {}
+  void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) override {
+    builder_.add(pid, vpn, write, kind);
+  }
+  std::size_t size() const { return builder_.size(); }
+  Trace build() && { return std::move(builder_).build(); }
+
+ private:
+  TraceBuilder builder_;
+};
+
+// The trace file formats; traces/FORMAT.md describes each.
+enum class TraceFormat { kAuto, kText, kNative, kLackey, kCsv, kOracleGeneral };
+
+// "auto", "text", "native" (or "pgt"), "lackey", "csv", "oracle" (or "oracleGeneral"); a
+// ConfigError listing them otherwise.
+TraceFormat parse_format(std::string_view name);
+const char* format_name(TraceFormat format);
+
+struct ReadOptions {
+  TraceFormat format = TraceFormat::kAuto;
+  // Bytes per page: byte addresses are divided by it.
+  std::uint32_t page_size = 4096;
+  // Text: the numbers are page numbers, not byte addresses.
+  bool page_numbers = false;
+  // Lackey: also count instruction fetches (I lines).
+  bool instructions = false;
+  // Lackey (before the first ==pid== banner) and oracleGeneral (which has no pid).
+  std::uint64_t pid = 1;
+};
+
+// The format of a file: the native magic number, else the file name's extension (after a .gz
+// or .zst suffix), else a look at the first line. Throws TraceFormatError if it cannot tell.
+TraceFormat detect_format(const std::string& path);
+
+// Reads any format (options.format, or detected). Throws TraceFormatError naming the file,
+// the line or byte offset, and what was expected.
+Trace read_trace(const std::string& path, const ReadOptions& options = {});
+// The same from bytes in memory (tests, fuzzers); `data` may be compressed.
+Trace parse_trace(std::string_view data, const ReadOptions& options, const std::string& name = "<string>");
+
+// Streams the accesses of a file in a streaming format (text, lackey, CSV, oracleGeneral)
+// into `sink` in bounded memory; returns the number of accesses. Throws TraceFormatError for a
+// file with none.
+std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink);
+
+// Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown).
+void write_trace(const Trace& trace, const std::string& path, TraceFormat format = TraceFormat::kAuto);
+
+// Converts a trace file. A streaming input converted to native never holds the input or
+// the per-access columns in memory: memory is O(distinct pages). Other combinations load
+// the trace (5 bytes an access) and write it.
+void convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
+                   TraceFormat out_format = TraceFormat::kAuto);
+
+// ---- individual formats -----------------------------------------------------------------
+
+// Native (.pgt). read_native maps the file and copies the columns into the Trace.
+Trace read_native(const std::string& path);
+Trace parse_native(const char* data, std::size_t size, const std::string& name);
+void write_native(const Trace& trace, const std::string& path);
+
+// Writes a native file from streamed accesses: the page column goes straight to the output,
+// the flags column to a temporary file, per-page tables stay in memory (O(distinct pages)).
+class NativeWriter final : public AccessSink {
+ public:
+  NativeWriter(const std::string& path, std::uint32_t page_size, std::string source);
+  ~NativeWriter() override;
+  NativeWriter(const NativeWriter&) = delete;
+  NativeWriter& operator=(const NativeWriter&) = delete;
+  void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) override;
+  // Writes the remaining columns and the header. Without it the file is removed.
+  void finish();
+  std::uint64_t size() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// valgrind --tool=lackey --trace-mem=yes output.
+void write_lackey(const Trace& trace, const std::string& path);
+// CSV with a header line.
+void write_csv(const Trace& trace, const std::string& path);
+// libCacheSim oracleGeneral: 24-byte records with next_access_vtime filled in.
+void write_oracle_general(const Trace& trace, const std::string& path);
+// The plain text format ("PID R|W 0xADDRESS").
+void write_text(const Trace& trace, const std::string& path);
+
+}  // namespace pagesim

@@ -1,0 +1,111 @@
+// valgrind --tool=lackey --trace-mem=yes output (valgrind 3.x lackey/lk_main.c):
+//
+//   ==4242== Lackey, an example Valgrind tool        banner and summary lines: give the pid
+//   I  04001000,2                                   instruction fetch (skipped by default)
+//    L 1ffefffb58,8                                 load
+//    S 1ffefffb50,8                                 store
+//    M 0421f870,4                                   modify: a load then a store
+//
+// Addresses are hexadecimal (lackey prints %08lx, no 0x), sizes decimal. An access touches
+// every page from its first byte to its last, so one that spans a page boundary touches both.
+#include "pagesim/error.hpp"
+#include "readers.hpp"
+
+namespace pagesim::detail {
+namespace {
+
+constexpr std::uint64_t kMaxSize = 1 << 16;
+
+bool parse_hex(std::string_view text, std::uint64_t& value) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2);
+  if (text.empty() || text.size() > 16) return false;
+  std::uint64_t v = 0;
+  for (char c : text) {
+    unsigned d;
+    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+    else return false;
+    v = (v << 4) | d;
+  }
+  value = v;
+  return true;
+}
+
+bool parse_dec(std::string_view text, std::uint64_t& value) {
+  return !text.empty() && text[0] != '0' ? parse_u64(text, value) : (text == "0" ? (value = 0, true) : false);
+}
+
+}  // namespace
+
+std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
+  const std::uint32_t shift = page_shift(options.page_size);
+  std::uint64_t pid = options.pid;
+  std::uint64_t count = 0;
+  std::uint64_t fetches = 0;
+  std::string_view line;
+  while (reader.next(line)) {
+    const auto fail = [&](const std::string& what) {
+      throw TraceFormatError(reader.name(), reader.line_number(), what);
+    };
+    if (line.empty()) continue;
+    if (line.size() >= 2 && line[0] == '=' && line[1] == '=') {
+      const std::size_t end = line.find("==", 2);
+      std::uint64_t banner_pid = 0;
+      if (end == std::string_view::npos || !parse_dec(line.substr(2, end - 2), banner_pid)) {
+        fail("expected a valgrind banner '==PID== ...', got " + quoted(line));
+      }
+      pid = banner_pid;
+      continue;
+    }
+    std::size_t i = 0;
+    while (i < line.size() && line[i] == ' ') ++i;
+    if (i == line.size()) continue;
+    const char op = line[i++];
+    if (op != 'I' && op != 'L' && op != 'S' && op != 'M') {
+      fail("expected a lackey access 'I', ' L', ' S' or ' M' followed by ADDRESS,SIZE, got " + quoted(line));
+    }
+    if (i == line.size() || line[i] != ' ') fail("expected a blank after the op " + quoted(std::string_view(&op, 1)));
+    while (i < line.size() && line[i] == ' ') ++i;
+    std::string_view rest = line.substr(i);
+    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\t')) rest.remove_suffix(1);
+    const std::size_t comma = rest.find(',');
+    if (comma == std::string_view::npos) fail("expected ADDRESS,SIZE, got " + quoted(rest));
+    std::uint64_t address = 0;
+    std::uint64_t size = 0;
+    if (!parse_hex(rest.substr(0, comma), address)) {
+      fail("expected a hexadecimal address (at most 64 bits), got " + quoted(rest.substr(0, comma)));
+    }
+    if (!parse_dec(rest.substr(comma + 1), size) || size == 0 || size > kMaxSize) {
+      fail("expected a decimal size from 1 to " + std::to_string(kMaxSize) + ", got " + quoted(rest.substr(comma + 1)));
+    }
+    if (address > UINT64_MAX - (size - 1)) {
+      fail("access of " + std::to_string(size) + " bytes at " + quoted(rest.substr(0, comma)) +
+           " goes beyond the 64-bit address space");
+    }
+    if (op == 'I') {
+      ++fetches;
+      if (!options.instructions) continue;
+    }
+    const std::uint64_t first = address >> shift;
+    const std::uint64_t last = (address + size - 1) >> shift;
+    // M is a load then a store of the same bytes: the reads first, then the writes.
+    if (op != 'S') {
+      for (std::uint64_t p = first; p <= last; ++p) sink.add(pid, p, false, PageKind::kAnon);
+      count += last - first + 1;
+    }
+    if (op == 'S' || op == 'M') {
+      for (std::uint64_t p = first; p <= last; ++p) sink.add(pid, p, true, PageKind::kAnon);
+      count += last - first + 1;
+    }
+  }
+  if (count == 0) {
+    throw TraceFormatError(reader.name(), reader.line_number(),
+                           fetches ? "expected at least one load or store, found only instruction fetches "
+                                     "(read them with instructions=True)"
+                                   : "expected at least one lackey access line, found none");
+  }
+  return count;
+}
+
+}  // namespace pagesim::detail

@@ -1,0 +1,327 @@
+#include "pagesim/trace_io.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "pagesim/error.hpp"
+#include "readers.hpp"
+
+namespace pagesim {
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The format a file name implies, kAuto if none.
+TraceFormat by_extension(const std::string& path) {
+  std::string name = lower(path.substr(path.find_last_of('/') + 1));
+  for (const char* z : {".gz", ".zst", ".zstd"}) {
+    if (ends_with(name, z)) name.resize(name.size() - std::strlen(z));
+  }
+  if (ends_with(name, ".pgt")) return TraceFormat::kNative;
+  if (ends_with(name, ".csv")) return TraceFormat::kCsv;
+  if (ends_with(name, ".lackey")) return TraceFormat::kLackey;
+  if (name.find("oraclegeneral") != std::string::npos || ends_with(name, ".ogb")) return TraceFormat::kOracleGeneral;
+  if (ends_with(name, ".txt") || ends_with(name, ".trace")) return TraceFormat::kText;
+  return TraceFormat::kAuto;
+}
+
+constexpr std::string_view kNativeMagic = "PGSIMTRC";
+
+// The format the first bytes of a file imply; kAuto for binary data of an unknown kind.
+TraceFormat sniff(std::string_view head) {
+  if (head.substr(0, kNativeMagic.size()) == kNativeMagic) return TraceFormat::kNative;
+  for (char c : head) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u == 0 || u >= 0x80 || (u < 0x20 && c != '\n' && c != '\r' && c != '\t')) return TraceFormat::kAuto;
+  }
+  std::size_t start = 0;
+  while (start < head.size()) {
+    std::size_t end = head.find('\n', start);
+    if (end == std::string_view::npos) end = head.size();
+    std::string_view line = head.substr(start, end - start);
+    start = end + 1;
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+    if (line.empty() || line[0] == '#') continue;
+    if (line.substr(0, 2) == "==" || line.substr(0, 3) == "I  " || line.substr(0, 3) == " L " ||
+        line.substr(0, 3) == " S " || line.substr(0, 3) == " M ") {
+      return TraceFormat::kLackey;
+    }
+    return line.find(',') != std::string_view::npos ? TraceFormat::kCsv : TraceFormat::kText;
+  }
+  return TraceFormat::kText;
+}
+
+std::string head_of(ByteSource& source) {
+  std::string head(4096, '\0');
+  std::size_t got = 0;
+  source.read_exact(head.data(), head.size(), got);
+  head.resize(got);
+  return head;
+}
+
+[[noreturn]] void unknown(const std::string& name) {
+  throw TraceFormatError(name, TraceFormatError::ByteOffset{0},
+                         "cannot tell the trace format: expected a pagesim native trace, text, CSV or lackey "
+                         "output; name the format (format='oracle' for libCacheSim oracleGeneral)");
+}
+
+std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format, const ReadOptions& options,
+                          AccessSink& sink) {
+  switch (format) {
+    case TraceFormat::kOracleGeneral:
+      return detail::stream_oracle_general(*source, options, sink);
+    case TraceFormat::kText:
+    case TraceFormat::kLackey:
+    case TraceFormat::kCsv: {
+      LineReader reader = LineReader::from_source(std::move(source));
+      if (format == TraceFormat::kText) return detail::stream_text(reader, options, sink);
+      if (format == TraceFormat::kLackey) return detail::stream_lackey(reader, options, sink);
+      return detail::stream_csv(reader, options, sink);
+    }
+    case TraceFormat::kNative:
+    case TraceFormat::kAuto:
+      break;
+  }
+  throw ConfigError("the native format is not read by streaming; use read_trace");
+}
+
+std::FILE* open_out(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
+  std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
+  return f;
+}
+
+void close_out(std::FILE* f, const std::string& path) {
+  const bool error = std::ferror(f) != 0;
+  if (std::fclose(f) != 0 || error) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
+}
+
+std::uint64_t byte_address(const Trace& t, PageId p) {
+  const std::uint32_t shift = detail::page_shift(t.page_size());
+  if (t.page_vpn(p) > (UINT64_MAX >> shift)) {
+    throw ConfigError("page " + t.describe_page(p) + " has no byte address with " + std::to_string(t.page_size()) +
+                      "-byte pages; write the trace as native or CSV");
+  }
+  return t.page_vpn(p) << shift;
+}
+
+}  // namespace
+
+TraceFormat parse_format(std::string_view name) {
+  const std::string n = lower(name);
+  if (n == "auto") return TraceFormat::kAuto;
+  if (n == "text" || n == "txt") return TraceFormat::kText;
+  if (n == "native" || n == "pgt") return TraceFormat::kNative;
+  if (n == "lackey") return TraceFormat::kLackey;
+  if (n == "csv") return TraceFormat::kCsv;
+  if (n == "oracle" || n == "oraclegeneral") return TraceFormat::kOracleGeneral;
+  throw ConfigError("trace format '" + std::string(name) +
+                    "' is not known: allowed auto, text, native, lackey, csv, oracle");
+}
+
+const char* format_name(TraceFormat format) {
+  switch (format) {
+    case TraceFormat::kAuto: return "auto";
+    case TraceFormat::kText: return "text";
+    case TraceFormat::kNative: return "native";
+    case TraceFormat::kLackey: return "lackey";
+    case TraceFormat::kCsv: return "csv";
+    case TraceFormat::kOracleGeneral: return "oracle";
+  }
+  return "?";
+}
+
+TraceFormat detect_format(const std::string& path) {
+  auto source = open_source(path);
+  const std::string head = head_of(*source);
+  if (head.substr(0, kNativeMagic.size()) == kNativeMagic) return TraceFormat::kNative;
+  if (const TraceFormat f = by_extension(path); f != TraceFormat::kAuto) return f;
+  const TraceFormat f = sniff(head);
+  if (f == TraceFormat::kAuto) unknown(path);
+  return f;
+}
+
+std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink) {
+  const TraceFormat format = options.format == TraceFormat::kAuto ? detect_format(path) : options.format;
+  if (format == TraceFormat::kNative) {
+    const Trace t = read_native(path);
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const PageId p = t.page(i);
+      sink.add(t.proc_pid(t.page_proc(p)), t.page_vpn(p), t.write(i), t.page_kind(p));
+    }
+    return t.size();
+  }
+  return stream_from(open_source(path), format, options, sink);
+}
+
+Trace read_trace(const std::string& path, const ReadOptions& options) {
+  detail::page_shift(options.page_size);
+  const TraceFormat format = options.format == TraceFormat::kAuto ? detect_format(path) : options.format;
+  if (format == TraceFormat::kNative) return read_native(path);
+  BuilderSink sink(options.page_size, path);
+  stream_from(open_source(path), format, options, sink);
+  return std::move(sink).build();
+}
+
+Trace parse_trace(std::string_view data, const ReadOptions& options, const std::string& name) {
+  detail::page_shift(options.page_size);
+  TraceFormat format = options.format;
+  if (format == TraceFormat::kAuto || format == TraceFormat::kNative) {
+    auto source = memory_source(data, name);
+    std::string bytes;
+    if (std::string_view(source->compression()) == "none") {
+      bytes.assign(data.substr(0, 4096));
+    } else {
+      std::vector<char> chunk(1 << 16);
+      while (const std::size_t got = source->read(chunk.data(), chunk.size())) {
+        bytes.append(chunk.data(), got);
+        if (format == TraceFormat::kAuto && bytes.size() >= 4096) break;
+      }
+    }
+    if (format == TraceFormat::kAuto) format = sniff(std::string_view(bytes).substr(0, 4096));
+    if (format == TraceFormat::kAuto) unknown(name);
+    if (format == TraceFormat::kNative) {
+      if (std::string_view(source->compression()) == "none") return parse_native(data.data(), data.size(), name);
+      std::vector<char> chunk(1 << 16);
+      while (const std::size_t got = source->read(chunk.data(), chunk.size())) bytes.append(chunk.data(), got);
+      return parse_native(bytes.data(), bytes.size(), name);
+    }
+  }
+  BuilderSink sink(options.page_size, name);
+  stream_from(memory_source(data, name), format, options, sink);
+  return std::move(sink).build();
+}
+
+void write_text(const Trace& t, const std::string& path) {
+  std::FILE* f = open_out(path);
+  try {
+    std::fprintf(f, "# pagesim trace: pid op address (%u-byte pages)\n", t.page_size());
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const PageId p = t.page(i);
+      std::fprintf(f, "%llu %c 0x%llx\n", static_cast<unsigned long long>(t.proc_pid(t.page_proc(p))),
+                   t.write(i) ? 'W' : 'R', static_cast<unsigned long long>(byte_address(t, p)));
+    }
+  } catch (...) {
+    std::fclose(f);
+    throw;
+  }
+  close_out(f, path);
+}
+
+void write_csv(const Trace& t, const std::string& path) {
+  std::FILE* f = open_out(path);
+  std::fputs("pid,op,page,kind\n", f);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const PageId p = t.page(i);
+    std::fprintf(f, "%llu,%c,%llu,%s\n", static_cast<unsigned long long>(t.proc_pid(t.page_proc(p))),
+                 t.write(i) ? 'W' : 'R', static_cast<unsigned long long>(t.page_vpn(p)),
+                 t.page_kind(p) == PageKind::kFile ? "file" : "anon");
+  }
+  close_out(f, path);
+}
+
+void write_lackey(const Trace& t, const std::string& path) {
+  std::FILE* f = open_out(path);
+  try {
+    std::uint64_t pid = ~std::uint64_t{0};
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      const PageId p = t.page(i);
+      const std::uint64_t this_pid = t.proc_pid(t.page_proc(p));
+      if (this_pid != pid) {
+        std::fprintf(f, "==%llu== pagesim trace\n", static_cast<unsigned long long>(this_pid));
+        pid = this_pid;
+      }
+      std::fprintf(f, " %c %08llx,1\n", t.write(i) ? 'S' : 'L', static_cast<unsigned long long>(byte_address(t, p)));
+    }
+  } catch (...) {
+    std::fclose(f);
+    throw;
+  }
+  close_out(f, path);
+}
+
+void write_oracle_general(const Trace& t, const std::string& path) {
+  // obj_id: the page number when the trace has one process; with several, pid << 40 | vpn so
+  // that pages of different processes stay distinct objects.
+  const bool multi = t.num_procs() > 1;
+  std::vector<std::uint64_t> obj(t.num_pages());
+  for (PageId p = 0; p < t.num_pages(); ++p) {
+    const std::uint64_t pid = t.proc_pid(t.page_proc(p));
+    if (multi && (t.page_vpn(p) >= (std::uint64_t{1} << 40) || pid >= (std::uint64_t{1} << 24))) {
+      throw ConfigError("page " + t.describe_page(p) +
+                        " does not fit the oracleGeneral object id pid<<40|vpn (vpn below 2^40, pid below 2^24)");
+    }
+    obj[p] = multi ? (pid << 40 | t.page_vpn(p)) : t.page_vpn(p);
+  }
+  std::vector<std::int64_t> next(t.size());
+  {
+    std::vector<std::int64_t> seen(t.num_pages(), -1);
+    for (std::size_t i = t.size(); i-- > 0;) {
+      next[i] = seen[t.page(i)];
+      seen[t.page(i)] = static_cast<std::int64_t>(i);
+    }
+  }
+  std::FILE* f = open_out(path);
+  char rec[24];
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto clock = static_cast<std::uint32_t>(std::min<std::size_t>(i, UINT32_MAX));
+    const std::uint32_t size = t.page_size();
+    std::memcpy(rec, &clock, 4);
+    std::memcpy(rec + 4, &obj[t.page(i)], 8);
+    std::memcpy(rec + 12, &size, 4);
+    std::memcpy(rec + 16, &next[i], 8);
+    std::fwrite(rec, 1, sizeof rec, f);
+  }
+  close_out(f, path);
+}
+
+void write_trace(const Trace& trace, const std::string& path, TraceFormat format) {
+  if (format == TraceFormat::kAuto) {
+    const std::string name = lower(path);
+    if (ends_with(name, ".gz") || ends_with(name, ".zst") || ends_with(name, ".zstd")) {
+      throw ConfigError("cannot write '" + path + "': pagesim reads compressed traces but writes them "
+                        "uncompressed; compress the file afterwards");
+    }
+    format = by_extension(path);
+  }
+  switch (format) {
+    case TraceFormat::kText: return write_text(trace, path);
+    case TraceFormat::kLackey: return write_lackey(trace, path);
+    case TraceFormat::kCsv: return write_csv(trace, path);
+    case TraceFormat::kOracleGeneral: return write_oracle_general(trace, path);
+    case TraceFormat::kNative:
+    case TraceFormat::kAuto: return write_native(trace, path);
+  }
+}
+
+void convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
+                   TraceFormat out_format) {
+  detail::page_shift(options.page_size);
+  const TraceFormat from = options.format == TraceFormat::kAuto ? detect_format(in) : options.format;
+  if (out_format == TraceFormat::kAuto) out_format = by_extension(out);
+  if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
+  if (out_format == TraceFormat::kNative && from != TraceFormat::kNative) {
+    NativeWriter writer(out, options.page_size, in);
+    stream_from(open_source(in), from, options, writer);
+    writer.finish();
+    return;
+  }
+  ReadOptions o = options;
+  o.format = from;
+  write_trace(read_trace(in, o), out, out_format);
+}
+
+}  // namespace pagesim
