@@ -130,9 +130,11 @@ def build_parser() -> argparse.ArgumentParser:
     policies = sub.add_parser("policies", help="list the registered policies")
     policies.set_defaults(func=cmd_policies)
 
-    demo = sub.add_parser("demo", help="compare the policies on a generated trace")
-    demo.add_argument("--accesses", type=int, default=2_000_000)
-    demo.add_argument("--pages", type=int, default=50_000)
+    demo = sub.add_parser("demo", help="qsbench: real policies against the prescient bracket")
+    demo.add_argument("-m", "--mib", type=int, default=32, help="array size in MiB (default 32)")
+    demo.add_argument("-s", "--seed", type=int, default=1)
+    demo.add_argument("--plot", default="_build/demo/prescient_ratio.png",
+                      help="where to write the plot ('' for none)")
     demo.set_defaults(func=cmd_demo)
 
     gen = sub.add_parser("gen", help="generate a workload trace (qsbench, stream, hog, ...)")

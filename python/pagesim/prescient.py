@@ -89,7 +89,8 @@ def _registered(names: Iterable[str]) -> list[str]:
     return [n for n in names if n in known]
 
 
-def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIENT) -> dict:
+def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIENT,
+                      **params) -> dict:
     """The prescient bracket at one memory size.
 
     Returns
@@ -104,19 +105,20 @@ def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIEN
     names = list(prescient)
     if not names:
         raise _core.ConfigError("prescient is empty: name at least one prescient policy, e.g. 'belady_segment'")
-    swaps = {n: int(simulate(t, n, frames=frames)["swap_outs"]) for n in names}
+    swaps = {n: int(simulate(t, n, frames=frames, **params)["swap_outs"]) for n in names}
     best_policy = min(swaps, key=lambda n: (swaps[n], names.index(n)))
     return {
         "lower_bound": swap_out_lower_bound(t, frames=frames),
         "best": swaps[best_policy],
         "best_policy": best_policy,
-        "min_major_faults": int(simulate(t, "belady", frames=frames)["major_faults"]),
+        "min_major_faults": int(simulate(t, "belady", frames=frames, **params)["major_faults"]),
         "heuristics": swaps,
     }
 
 
 def prescient_ratio(trace, *, policies: Sequence[str] = ("lru", "clock", "random"),
-                    frames: Union[int, Iterable[int]], prescient: Sequence[str] = PRESCIENT):
+                    frames: Union[int, Iterable[int]], prescient: Sequence[str] = PRESCIENT,
+                    **params):
     """Swap-outs and major faults of real policies against the prescient bracket.
 
     Parameters
@@ -129,6 +131,8 @@ def prescient_ratio(trace, *, policies: Sequence[str] = ("lru", "clock", "random
         One memory size or several, in frames.
     prescient
         Prescient policies whose best (fewest swap-outs) is the bracket's upper end.
+    **params
+        Engine settings for every run (e.g. ``page_cluster=0`` for demand paging).
 
     Returns
     -------
@@ -144,9 +148,9 @@ def prescient_ratio(trace, *, policies: Sequence[str] = ("lru", "clock", "random
     t = _trace(trace)
     rows = []
     for f in _frames_list(frames):
-        b = prescient_bracket(t, frames=f, prescient=prescient)
+        b = prescient_bracket(t, frames=f, prescient=prescient, **params)
         for policy in policies:
-            c = simulate(t, policy, frames=f).counters
+            c = simulate(t, policy, frames=f, **params).counters
             rows.append({
                 "policy": policy,
                 "frames": f,
@@ -224,7 +228,7 @@ def _verdict(df) -> str:
 
 def headline_table(trace, frames: Union[int, Iterable[int]], *,
                    policies: Sequence[str] = HEADLINE_POLICIES,
-                   prescient: Sequence[str] = PRESCIENT):
+                   prescient: Sequence[str] = PRESCIENT, **params):
     """The headline comparison: real policies against the prescient bracket, with a verdict.
 
     Policies that are not registered in this build are skipped (their names are listed in the
@@ -241,7 +245,8 @@ def headline_table(trace, frames: Union[int, Iterable[int]], *,
     if not present:
         raise _core.ConfigError(f"none of the policies {list(policies)} is registered; known: "
                                 f"{', '.join(sorted(dict(_core.policies())))}")
-    df = prescient_ratio(trace, policies=present, frames=frames, prescient=_registered(prescient))
+    df = prescient_ratio(trace, policies=present, frames=frames, prescient=_registered(prescient),
+                         **params)
     verdict = _verdict(df)
     if missing:
         verdict += f" (Not registered in this build, skipped: {', '.join(missing)}.)"
