@@ -23,6 +23,7 @@ from ._core import (
     TraceFormatError,
 )
 from . import _core
+from . import timing  # adds Result.time_summary() and Result.vmstat()
 
 __all__ = [
     "ConfigError",
@@ -109,8 +110,10 @@ def simulate(trace: TraceLike, policy: str = "lru", *, frames: int, **params: An
         Memory size in pages.
     **params
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
-        ``cpu_ns``) and the policy's own parameters (``seed`` for ``random``). An unknown
-        key raises :class:`ConfigError` naming the closest known one.
+        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``device`` and ``device_*``,
+        ``io_scheduler``, ``schedule``, ``quantum_ns``, ``interval_ns``) and the policy's
+        own parameters (``seed`` for ``random``). An unknown key raises
+        :class:`ConfigError` naming the closest known one.
 
     Returns
     -------

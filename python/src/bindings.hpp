@@ -11,6 +11,7 @@ namespace py = pybind11;
 void register_errors(py::module_& m);
 void register_trace(py::module_& m);
 void register_simulate(py::module_& m);
+void register_timing(py::module_& m);  // after register_simulate: extends Result
 
 // Python keyword arguments to Params: bool, int, float and str values; anything else is a
 // ConfigError naming the key.
