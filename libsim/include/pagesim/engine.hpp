@@ -135,9 +135,9 @@ class Engine {
   template <class P>
   void run_round_robin(P& policy, const PolicyTraits& traits);
   // Counters of the process owning page p (the only one, in a single-process trace).
-  Counters& counters_of(PageId p) {
-    return per_proc_.size() == 1 ? per_proc_[0] : per_proc_[trace_.page_proc(p)];
-  }
+  // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
+  ProcId proc_of(PageId p) const { return per_proc_.size() == 1 ? 0 : trace_.page_proc(p); }
+  Counters& counters_of(PageId p) { return per_proc_[proc_of(p)]; }
   Result finish();
 
   const Trace& trace_;
@@ -218,7 +218,7 @@ inline void Engine::fault_in(std::size_t i) {
                                 page_bits::kReferenced);
   if (trace_.write(i)) b = static_cast<std::uint8_t>(b | page_bits::kDirty);
   ++resident_;
-  ++resident_of_[trace_.page_proc(p)];
+  ++resident_of_[proc_of(p)];
 }
 
 inline void Engine::evict(PageId p) {
@@ -230,7 +230,7 @@ inline void Engine::evict(PageId p) {
     ++proc.evictions_dirty;
     if (b & page_bits::kFile) {
       ++proc.file_writes;
-      write_page(file_position(p));
+      if (config_.device.kind != DeviceKind::kNone) write_page(file_position(p));
     } else {
       ++proc.swap_outs;
       // kInSwap mirrors slot_[p] != kNoSlot; testing the bit spares a cache miss.
@@ -246,7 +246,8 @@ inline void Engine::evict(PageId p) {
         slot_[p] = slot;
         slot_owner_[slot] = p;
       }
-      write_page(slot_[p]);
+      // Without a device the write costs nothing: skip the slot_ load (a cache miss).
+      if (config_.device.kind != DeviceKind::kNone) write_page(slot_[p]);
     }
     b = static_cast<std::uint8_t>(b | ((b & page_bits::kFile) ? 0 : page_bits::kInSwap));
   } else {
@@ -255,7 +256,7 @@ inline void Engine::evict(PageId p) {
   b = static_cast<std::uint8_t>(b & ~(page_bits::kResident | page_bits::kDirty |
                                       page_bits::kReferenced | page_bits::kReadahead));
   --resident_;
-  --resident_of_[trace_.page_proc(p)];
+  --resident_of_[proc_of(p)];
 }
 
 template <class P>
@@ -273,7 +274,7 @@ void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
 template <class P>
 bool Engine::fault(P& policy, std::size_t i) {
   const PageId p = trace_.page(i);
-  const ProcId proc = trace_.page_proc(p);
+  const ProcId proc = proc_of(p);
   cur_proc_ = proc;
   if (device_.queued_device()) device_.advance(now_);
   const bool swap_in = (bits_[p] & page_bits::kInSwap) != 0;
@@ -293,14 +294,14 @@ bool Engine::fault(P& policy, std::size_t i) {
   for (PageId q : ra_) {
     bits_[q] = static_cast<std::uint8_t>(bits_[q] | page_bits::kResident | page_bits::kReadahead);
     ++resident_;
-    ++resident_of_[trace_.page_proc(q)];
+    ++resident_of_[proc_of(q)];
     ++counters_of(q).readahead_pages;
   }
   for (PageId q : ra_) {
     Access a;
     a.index = i;
     a.page = q;
-    a.proc = trace_.page_proc(q);
+    a.proc = proc_of(q);
     a.kind = PageKind::kAnon;
     a.readahead = true;
     a.next_use = future_ ? page_next_[q] : kNever;
