@@ -140,7 +140,8 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
     : config_(config),
       span_(std::max<std::uint64_t>(span_pages, 1)),
       transfer_ns_(config.transfer_mb_s > 0 ? page_size * 1e3 / config.transfer_mb_s : 0),
-      wakeup_(wakeup) {
+      wakeup_(wakeup),
+      next_waiter_(wakeup->size(), kNoProc) {
   queue_.reserve(config.queue_depth + 1);
 }
 
@@ -160,7 +161,7 @@ Tick SwapDevice::service_ns(std::uint64_t position, std::uint32_t pages, bool wr
   } else if (config_.kind == DeviceKind::kSsd) {
     ns += (write ? config_.write_us : config_.read_us) * 1e3;
   }
-  return static_cast<Tick>(std::llround(ns));
+  return static_cast<Tick>(ns + 0.5);  // ns >= 0: rounds half up, as llround
 }
 
 Tick SwapDevice::zram_ns(bool write) const {
@@ -177,14 +178,16 @@ void SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId wai
     if (position == r.start + r.pages || position + 1 == r.start) {
       if (position + 1 == r.start) r.start = position;
       ++r.pages;
-      if (waiter != kNoProc) r.waiters.push_back(waiter);
+      if (waiter != kNoProc) {
+        next_waiter_[waiter] = r.waiters;
+        r.waiters = waiter;
+      }
       ++stats_.merges;
       return;
     }
   }
-  Request r{position, 1, write, {}};
-  if (waiter != kNoProc) r.waiters.push_back(waiter);
-  queue_.push_back(std::move(r));
+  if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;
+  queue_.push_back(Request{position, 1, write, waiter});
 }
 
 std::size_t SwapDevice::pick() const {
@@ -212,7 +215,7 @@ std::size_t SwapDevice::pick() const {
 Tick SwapDevice::start_next() {
   if (queue_.empty()) return kNoTime;
   const std::size_t k = pick();
-  Request r = std::move(queue_[k]);
+  const Request r = queue_[k];
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
   const Tick start = free_at_;
   const Tick service = service_ns(r.start, r.pages, r.write, head_);
@@ -231,7 +234,7 @@ Tick SwapDevice::start_next() {
     ++stats_.reads;
     stats_.pages_read += r.pages;
   }
-  for (ProcId w : r.waiters) (*wakeup_)[w] = free_at_;
+  for (ProcId w = r.waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
   return start;
 }
 

@@ -146,7 +146,9 @@ class SwapDevice {
     std::uint64_t start;
     std::uint32_t pages;
     bool write;
-    std::vector<ProcId> waiters;
+    // First process waiting for it; the others follow through next_waiter_ (a process waits
+    // for at most one request): no allocation per request.
+    ProcId waiters;
   };
   std::size_t pick() const;
 
@@ -155,6 +157,7 @@ class SwapDevice {
   double transfer_ns_;
   std::vector<Tick>* wakeup_;
   std::vector<Request> queue_;
+  std::vector<ProcId> next_waiter_;
   std::uint64_t head_ = 0;
   Tick free_at_ = 0;
   Tick current_start_ = 0;

@@ -263,6 +263,10 @@ template <class P>
 void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
   victims_.clear();
   policy.select_victims(want, view(), victims_);
+  if (config_.device.kind != DeviceKind::kNone && !victims_.empty() &&
+      victims_[0] < slot_.size()) {
+    __builtin_prefetch(slot_.data() + victims_[0], 0);
+  }
   // The common case, one resident victim for one wanted, is checked inline.
   const bool simple = want == 1 && victims_.size() == 1 && victims_[0] < bits_.size() &&
                       (bits_[victims_[0]] & page_bits::kResident);
@@ -343,6 +347,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const std::size_t n = trace_.size();
   const Tick cpu = config_.cpu_ns;
   const bool hit_work = traits.needs_hits || future_;
+  // With a device, a fault reads its page's slot: fetch it ahead like the bits.
+  const SlotId* slots = config_.device.kind == DeviceKind::kNone ? nullptr : slot_.data();
   Tick now = now_;
   for (std::size_t i = 0; i < n; ++i) {
     now += cpu;
@@ -354,6 +360,9 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
     constexpr std::size_t d = detail::kPrefetchDistance;
     if (i + 2 * d < n) {
       __builtin_prefetch(bits + pages[i + 2 * d], 1);
+      if (slots != nullptr && !(bits[pages[i + d]] & page_bits::kResident)) {
+        __builtin_prefetch(slots + pages[i + d], 0);
+      }
       if constexpr (detail::HasPrefetch<P>::value) {
         policy.prefetch(pages[i + 2 * d], 0);
         policy.prefetch(pages[i + d], 1);
