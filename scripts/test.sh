@@ -7,6 +7,13 @@ bash scripts/setup.sh
 bash scripts/build.sh -DPAGESIM_WERROR=ON
 (cd _build && ctest --output-on-failure)
 
+echo "== Example project built against the installed pagesim (find_package)"
+rm -rf _build/install _build/cflru
+cmake --install _build --prefix "$PWD/_build/install" >/dev/null
+cmake -S examples/cflru -B _build/cflru -DCMAKE_PREFIX_PATH="$PWD/_build/install" >/dev/null
+cmake --build _build/cflru -j"$(nproc)"
+(cd _build/cflru && ctest --output-on-failure)
+
 echo "== C++ tests under ASan + UBSan"
 cmake -S . -B _build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPAGESIM_SANITIZE=ON \
   -DPAGESIM_PYTHON=OFF -DPAGESIM_BENCH=OFF -DPAGESIM_WERROR=ON >/dev/null

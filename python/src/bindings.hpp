@@ -12,6 +12,7 @@ void register_errors(py::module_& m);
 void register_trace(py::module_& m);
 void register_simulate(py::module_& m);
 void register_timing(py::module_& m);  // after register_simulate: extends Result
+void register_testing(py::module_& m);
 
 // Python keyword arguments to Params: bool, int, float and str values; anything else is a
 // ConfigError naming the key.

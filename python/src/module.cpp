@@ -10,4 +10,5 @@ PYBIND11_MODULE(_core, m) {
   pagesim::python::register_trace(m);
   pagesim::python::register_simulate(m);
   pagesim::python::register_timing(m);
+  pagesim::python::register_testing(m);
 }

@@ -24,6 +24,10 @@ struct NaivePolicy {
   virtual void access(PageId page, bool hit, std::size_t index) = 0;
   virtual PageId victim(const std::vector<PageId>& resident, const std::vector<bool>& dirty) = 0;
   virtual void evicted(PageId) {}
+  // Told of every fault before victim() is asked (ARC-like policies choose by the incoming page).
+  virtual void faulting(PageId) {}
+  // Told the memory size once, before the first access.
+  virtual void start(std::size_t /*frames*/) {}
 };
 
 // Counts as the DESIGN says: first touch of an anon page is minor, of a file page major with
@@ -31,6 +35,7 @@ struct NaivePolicy {
 // dirty page writes it (anon: to swap, keeping the slot; file: to its file).
 inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& policy) {
   Counters c;
+  policy.start(frames);
   std::vector<bool> resident(t.num_pages()), dirty(t.num_pages()), seen(t.num_pages()),
       swapped(t.num_pages());
   std::vector<PageId> in_memory;  // in order of arrival; order is irrelevant to the counts
@@ -45,6 +50,7 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
       continue;
     }
     ++c.faults;
+    policy.faulting(p);
     if (in_memory.size() == frames) {
       std::vector<bool> dirty_now(t.num_pages());
       for (PageId q : in_memory) dirty_now[q] = dirty[q];
@@ -192,6 +198,12 @@ struct NaiveBelady : NaivePolicy {
   }
 };
 
+}  // namespace pagesim::test
+
+#include "naive_paper.hpp"
+
+namespace pagesim::test {
+
 // Naive models by policy name; a policy without one here is still covered by the
 // conformance suite.
 inline std::map<std::string, std::function<std::unique_ptr<NaivePolicy>(const Trace&)>>
@@ -202,6 +214,9 @@ naive_models() {
       {"clock", [](const Trace&) { return std::make_unique<NaiveClock>(); }},
       {"random", [](const Trace&) { return std::make_unique<NaiveRandom>(1); }},
       {"belady", [](const Trace& t) { return std::make_unique<NaiveBelady>(t); }},
+      {"two_q", [](const Trace&) { return std::make_unique<NaiveTwoQ>(); }},
+      {"arc", [](const Trace&) { return std::make_unique<NaiveArc>(); }},
+      {"s3fifo", [](const Trace&) { return std::make_unique<NaiveS3Fifo>(); }},
   };
 }
 

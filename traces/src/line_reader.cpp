@@ -47,8 +47,8 @@ bool LineReader::refill() {
 bool LineReader::next(std::string_view& line) {
   std::size_t scanned = begin_;
   for (;;) {
-    const char* start = buffer_.data() + scanned;
-    const void* nl = std::memchr(start, '\n', end_ - scanned);
+    const void* nl = end_ > scanned ? std::memchr(buffer_.data() + scanned, '\n', end_ - scanned)
+                                    : nullptr;
     if (nl) {
       const auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buffer_.data());
       line = std::string_view(buffer_.data() + begin_, stop - begin_);

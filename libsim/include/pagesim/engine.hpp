@@ -262,7 +262,7 @@ inline void Engine::evict(PageId p) {
 template <class P>
 void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
   victims_.clear();
-  policy.select_victims(want, view(), victims_);
+  policy.select_victims(want, view().with_incoming(trace_.page(index)), victims_);
   if (config_.device.kind != DeviceKind::kNone && !victims_.empty() &&
       victims_[0] < slot_.size()) {
     __builtin_prefetch(slot_.data() + victims_[0], 0);
@@ -284,7 +284,11 @@ bool Engine::fault(P& policy, std::size_t i) {
   const bool swap_in = (bits_[p] & page_bits::kInSwap) != 0;
   const bool reads = swap_in || (bits_[p] & page_bits::kFile) != 0;
   ra_.clear();
-  if (swap_in && config_.page_cluster != 0) collect_readahead(p);
+  if (swap_in && config_.page_cluster != 0) {
+    collect_readahead(p);
+    // At most frames - 1 readahead pages: then want <= resident pages, as policies assume.
+    if (ra_.size() >= config_.frames) ra_.resize(config_.frames - 1);
+  }
 
   std::size_t want = reclaim_want();
   const std::size_t free = config_.frames - resident_;

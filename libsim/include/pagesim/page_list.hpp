@@ -54,6 +54,22 @@ class PageLists {
     nodes_[p].owner = static_cast<std::uint8_t>(list);
   }
 
+  // Inserts p just before `pos` (towards the head), which must be on `list`; kNoPage = at
+  // the tail. CLOCK-like policies use it to insert behind a hand.
+  void insert_before(std::size_t list, PageId pos, PageId p) {
+    if (pos == kNoPage) {
+      push_back(list, p);
+      return;
+    }
+    Head& h = lists_[list];
+    nodes_[p].next = pos;
+    nodes_[p].prev = nodes_[pos].prev;
+    if (nodes_[pos].prev != kNoPage) nodes_[nodes_[pos].prev].next = p; else h.head = p;
+    nodes_[pos].prev = p;
+    ++h.size;
+    nodes_[p].owner = static_cast<std::uint8_t>(list);
+  }
+
   // Removes p from whatever list holds it (no-op if none).
   void remove(PageId p) {
     if (nodes_[p].owner == kNone) return;

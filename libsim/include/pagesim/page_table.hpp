@@ -55,11 +55,22 @@ class PageTableView {
   std::size_t frames() const { return frames_; }
   std::size_t resident_count() const { return *resident_; }
 
+  // In select_victims: the page whose fault asked for room, kNoPage when the reclaim has no
+  // single faulting page (and outside select_victims). ARC-like policies choose the victim by
+  // whether the incoming page is in a ghost list (ARC's REPLACE(x, p)).
+  PageId incoming() const { return incoming_; }
+  PageTableView with_incoming(PageId p) const {
+    PageTableView v = *this;
+    v.incoming_ = p;
+    return v;
+  }
+
  private:
   std::uint8_t* bits_;
   const Trace* trace_;
   std::size_t frames_;
   const std::size_t* resident_;
+  PageId incoming_ = kNoPage;
 };
 
 }  // namespace pagesim

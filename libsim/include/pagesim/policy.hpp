@@ -37,7 +37,8 @@ struct PolicyTraits {
 //     fault: if no frame is free (or free frames are at or below the low watermark):
 //              select_victims(want, view, out)  out is empty on entry; append up to want
 //                                               resident, distinct pages (at least one when
-//                                               no frame is free)
+//                                               no frame is free); view.incoming() is the
+//                                               faulting page (not yet resident)
 //              on_evict(page, view)             for each victim, in order, after the engine
 //                                               has evicted it (view shows it non-resident)
 //            readahead: on a swap-in with page_cluster > 0, the engine also brings in the

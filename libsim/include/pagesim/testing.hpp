@@ -1,0 +1,93 @@
+#pragma once
+// The testing kit for people writing a reclaim policy: the conformance suite that every
+// built-in policy passes, known-answer traces with hand-derived counts, and helpers that
+// compare a policy with baselines and fail with a readable table. Test-framework neutral:
+// results are values with ok()/text(), e.g. with doctest
+//   const auto report = pagesim::testing::check_conformance("mine");
+//   CHECK_MESSAGE(report.ok(), report.text());
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pagesim/params.hpp"
+#include "pagesim/policy.hpp"
+#include "pagesim/result.hpp"
+#include "pagesim/trace.hpp"
+
+namespace pagesim::testing {
+
+using PolicyFactory = std::function<std::unique_ptr<Policy>(const Params&)>;
+
+// A small random trace: `procs` processes of up to `pages` pages each (some file-backed when
+// `files`), skewed towards low page numbers so that there are hits; writes with probability
+// 0.3. Deterministic for a seed.
+Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages,
+                   std::uint64_t procs = 1, bool files = false);
+
+struct ConformanceOptions {
+  // Number of random traces (each with its own memory size).
+  std::uint64_t traces = 200;
+  // Extra parameters for every run (the policy's own settings, engine settings).
+  Params params;
+};
+
+struct Report {
+  std::string subject;
+  std::uint64_t checks = 0;
+  std::vector<std::string> failures;  // at most kMaxFailures, each self-contained
+
+  static constexpr std::size_t kMaxFailures = 10;
+  bool ok() const { return failures.empty(); }
+  // "policy 'x': 1200 checks, all passed" or the failures, one per line.
+  std::string text() const;
+  void fail(std::string what);
+};
+
+// Runs the conformance suite: on random traces and memory sizes, the run completes (the engine
+// rejects a victim that is not resident, repeated, or more than asked for), counters add up
+// (hits + faults = accesses, faults = minor + major, evictions = clean + dirty, per-process
+// counters sum to the total), memory never holds more than `frames` pages, a fresh instance
+// with the same parameters gives the same counts (seeded policies included), Belady's MIN
+// faults no more (both as textbook demand paging: page_cluster=0, schedule='static'), and batch reclaim between watermarks works.
+Report check_conformance(const std::string& name, const PolicyFactory& make,
+                         const ConformanceOptions& options = {});
+// The same for a registered policy; also checks that the inlined replay (by name) and the
+// virtual one (through Policy&) agree.
+Report check_conformance(const std::string& registered_name,
+                         const ConformanceOptions& options = {});
+
+// A trace with hand-derived counts for some policies and memory sizes.
+struct KnownAnswer {
+  std::string name;
+  std::string why;  // where the numbers come from
+  Trace trace;
+  std::int64_t frames = 0;
+  // policy -> counter -> expected value
+  std::map<std::string, std::map<std::string, std::uint64_t>> expected;
+};
+
+std::vector<KnownAnswer> known_answers();
+// Checks every known answer that names `policy` (all policies when empty).
+Report check_known_answers(const std::string& policy = "");
+
+// Counters of each policy on one trace and memory size as an aligned table (policies as rows;
+// `metrics` as columns, all counters when empty). When a prescient policy is among them and
+// `params` has no "schedule", every row runs with schedule='static' (one replay order).
+std::string comparison_table(const Trace& trace, std::int64_t frames,
+                             const std::vector<std::string>& policies,
+                             const std::vector<std::string>& metrics = {},
+                             const Params& params = {});
+
+// Checks the claim `policy`.metric <= max_ratio * `baseline`.metric on `trace` at `frames`;
+// a failure carries the table of both (and belady's, for scale).
+Report expect_at_most(const Trace& trace, std::int64_t frames, const std::string& policy,
+                      const std::string& baseline, const std::string& metric,
+                      double max_ratio = 1.0, const Params& params = {});
+
+// The value of counter `name` (ConfigError naming the counters if unknown).
+std::uint64_t counter(const Counters& c, const std::string& name);
+
+}  // namespace pagesim::testing

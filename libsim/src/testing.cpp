@@ -1,0 +1,323 @@
+#include "pagesim/testing.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "pagesim/error.hpp"
+#include "pagesim/registry.hpp"
+#include "pagesim/rng.hpp"
+
+namespace pagesim::testing {
+namespace {
+
+Params with(Params params, const std::string& key, Params::Value value) {
+  params.set(key, std::move(value));
+  return params;
+}
+
+std::string where(std::uint64_t seed, std::int64_t frames) {
+  return " (random_trace seed " + std::to_string(seed) + ", frames " + std::to_string(frames) + ")";
+}
+
+void check_sums(Report& report, const Counters& c, const std::string& context) {
+  const auto law = [&](bool holds, const char* what) {
+    ++report.checks;
+    if (!holds) report.fail(std::string("counters do not add up: ") + what + context);
+  };
+  law(c.hits + c.faults == c.accesses, "hits + faults != accesses");
+  law(c.minor_faults + c.major_faults == c.faults, "minor + major != faults");
+  law(c.swap_ins + c.file_reads + c.zero_refills == c.major_faults,
+      "swap_ins + file_reads + zero_refills != major_faults");
+  law(c.evictions_clean + c.evictions_dirty == c.evictions, "clean + dirty != evictions");
+  law(c.swap_outs + c.file_writes == c.evictions_dirty, "swap_outs + file_writes != dirty evictions");
+  law(c.readahead_used + c.readahead_wasted <= c.readahead_pages,
+      "readahead_used + readahead_wasted > readahead_pages");
+}
+
+bool needs_future(const std::string& policy) {
+  return Registry::instance().get(policy).make(Params{})->traits().needs_future;
+}
+
+// Comparisons with a prescient policy need one replay order for every row: the static one
+// (several processes are scheduled round-robin by default, whose order is not known ahead).
+Params same_order(Params params, const std::vector<std::string>& policies) {
+  if (params.has("schedule")) return params;
+  for (const auto& p : policies) {
+    if (needs_future(p)) return with(params, "schedule", std::string("static"));
+  }
+  return params;
+}
+
+// One conformance run; false if the run itself failed (then the rest is skipped).
+bool run_once(Report& report, const Trace& t, const PolicyFactory& make, const std::string& name,
+              const Params& params, Result& out, const std::string& context) {
+  ++report.checks;
+  try {
+    auto policy = make(params);
+    out = simulate(t, *policy, params, name);
+    return true;
+  } catch (const Error& e) {
+    report.fail(std::string(e.what()) + context);
+  }
+  return false;
+}
+
+Report conformance(const std::string& name, const PolicyFactory& make, bool registered,
+                   const ConformanceOptions& options) {
+  Report report;
+  report.subject = "policy '" + name + "'";
+  for (std::uint64_t seed = 1; seed <= options.traces && report.failures.size() < Report::kMaxFailures; ++seed) {
+    const Trace t = random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0);
+    const auto frames = static_cast<std::int64_t>(1 + seed % 9);
+    const std::string context = where(seed, frames);
+    Params params = with(options.params, "frames", frames);
+    if (!params.has("schedule") && make(params)->traits().needs_future) {
+      params = with(params, "schedule", std::string("static"));
+    }
+    Result r;
+    if (!run_once(report, t, make, name, params, r, context)) continue;
+    check_sums(report, r.total, context);
+    Counters sum;
+    for (const auto& c : r.per_proc) {
+      check_sums(report, c, context);
+      sum += c;
+    }
+    ++report.checks;
+    if (sum != r.total) report.fail("per-process counters do not sum to the total" + context);
+    ++report.checks;
+    if (r.total.faults + r.total.readahead_pages - r.total.evictions > static_cast<std::uint64_t>(frames)) {
+      report.fail("more pages resident than frames: " + std::to_string(r.total.faults) +
+                  " faults and " + std::to_string(r.total.readahead_pages) +
+                  " readahead pages but only " + std::to_string(r.total.evictions) +
+                  " evictions" + context);
+    }
+    Result again;
+    if (run_once(report, t, make, name, params, again, context)) {
+      ++report.checks;
+      if (again.total != r.total) {
+        report.fail("not deterministic: a fresh instance with the same parameters gave " +
+                    std::to_string(again.total.faults) + " faults instead of " +
+                    std::to_string(r.total.faults) + context);
+      }
+    }
+    // MIN bounds textbook demand paging in one order: no readahead, static order for both.
+    const Params textbook =
+        with(with(params, "page_cluster", std::int64_t{0}), "schedule", std::string("static"));
+    Result demand;
+    if (run_once(report, t, make, name, textbook, demand, context + " (page_cluster 0, static)")) {
+      ++report.checks;
+      const std::uint64_t opt =
+          simulate(t, "belady",
+                   with(with(with(Params{}, "frames", frames), "page_cluster", std::int64_t{0}),
+                        "schedule", std::string("static")))
+              .total.faults;
+      if (opt > demand.total.faults) {
+        report.fail("fewer faults (" + std::to_string(demand.total.faults) +
+                    ") than Belady's MIN (" + std::to_string(opt) +
+                    "), impossible for demand paging" + context);
+      }
+    }
+    if (registered) {
+      ++report.checks;
+      try {
+        const Result inlined = simulate(t, name, params);
+        if (inlined.total != r.total) {
+          report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree: " +
+                      std::to_string(inlined.total.faults) + " vs " +
+                      std::to_string(r.total.faults) + " faults" + context);
+        }
+      } catch (const Error& e) {
+        report.fail(std::string(e.what()) + context);
+      }
+    }
+    if (frames >= 4) {
+      Params batch = with(with(params, "low_watermark", std::int64_t{1}), "high_watermark", std::int64_t{3});
+      Result b;
+      if (run_once(report, t, make, name, batch, b, context + " with watermarks 1/3")) {
+        check_sums(report, b.total, context + " with watermarks 1/3");
+      }
+    }
+  }
+  return report;
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+  return s.size() >= width ? s : std::string(width - s.size(), ' ') + s;
+}
+
+}  // namespace
+
+std::string Report::text() const {
+  std::ostringstream out;
+  out << subject << ": " << checks << " checks, ";
+  if (failures.empty()) {
+    out << "all passed";
+  } else {
+    out << failures.size() << (failures.size() == kMaxFailures ? "+" : "") << " failed:";
+    for (const auto& f : failures) out << "\n  - " << f;
+  }
+  return out.str();
+}
+
+void Report::fail(std::string what) {
+  if (failures.size() < kMaxFailures) failures.push_back(std::move(what));
+}
+
+Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages, std::uint64_t procs,
+                   bool files) {
+  Rng rng(seed);
+  TraceBuilder b(4096, "random_trace(" + std::to_string(seed) + ")");
+  for (std::size_t i = 0; i < length; ++i) {
+    const std::uint64_t pid = 1 + rng.below(procs);
+    const std::uint64_t r = rng.below(pages);
+    const std::uint64_t vpn = rng.below(2) ? r : r / 2;
+    // Odd pages of even pids are file-backed: a page keeps one kind.
+    const bool file = files && pid % 2 == 0 && vpn % 2 == 1;
+    b.add(pid, vpn, rng.uniform() < 0.3, file ? PageKind::kFile : PageKind::kAnon);
+  }
+  return std::move(b).build();
+}
+
+Report check_conformance(const std::string& name, const PolicyFactory& make,
+                         const ConformanceOptions& options) {
+  return conformance(name, make, false, options);
+}
+
+Report check_conformance(const std::string& registered_name, const ConformanceOptions& options) {
+  const PolicyInfo& info = Registry::instance().get(registered_name);
+  return conformance(registered_name, info.make, true, options);
+}
+
+std::uint64_t counter(const Counters& c, const std::string& name) {
+  std::uint64_t value = 0;
+  bool found = false;
+  std::string all;
+  c.for_each([&](const char* n, std::uint64_t v) {
+    if (name == n) {
+      value = v;
+      found = true;
+    }
+    all += (all.empty() ? "" : ", ") + std::string(n);
+  });
+  if (!found) throw ConfigError("unknown counter '" + name + "' (counters: " + all + ")");
+  return value;
+}
+
+std::vector<KnownAnswer> known_answers() {
+  const auto pages = [](std::initializer_list<std::uint64_t> list, const char* source) {
+    TraceBuilder b(4096, source);
+    for (auto p : list) b.add(1, p, false);
+    return std::move(b).build();
+  };
+  std::vector<KnownAnswer> out;
+  out.push_back({"belady-anomaly-3",
+                 "1 2 3 4 1 2 5 1 2 3 4 5 at 3 frames, traced by hand in tests/cpp/test_hand_traced.cpp",
+                 pages({1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5}, "belady-anomaly"), 3,
+                 {{"fifo", {{"faults", 9}}}, {"lru", {{"faults", 10}}},
+                  {"belady", {{"faults", 7}}}, {"clock", {{"faults", 9}}}}});
+  out.push_back({"belady-anomaly-4", "the same string at 4 frames: FIFO faults more with more memory",
+                 pages({1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5}, "belady-anomaly"), 4,
+                 {{"fifo", {{"faults", 10}}}, {"lru", {{"faults", 8}}},
+                  {"belady", {{"faults", 6}}}, {"clock", {{"faults", 10}}}}});
+  // Loop of 4 pages, 3 times, 3 frames. LRU/FIFO/CLOCK always evict the page needed next: 12
+  // faults. MIN: 1* 2* 3* 4* (evicts 3: next uses 1@4 2@5 3@6) 1 2 3* (evicts 2: 4@7 1@8 2@9)
+  // 4 1 2* (evicts 1, never used again) 3 4 -> 6 faults.
+  out.push_back({"loop-larger-than-memory", "1 2 3 4 x3 at 3 frames, traced by hand",
+                 pages({1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4}, "loop"), 3,
+                 {{"fifo", {{"faults", 12}}}, {"lru", {{"faults", 12}}},
+                  {"clock", {{"faults", 12}}}, {"belady", {{"faults", 6}}}}});
+  // Hot set 1 2 3 (twice), a one-time scan 10..15, the hot set again; 4 frames. LRU and FIFO:
+  // the scan pushes 1 2 3 out (11, 12, 13 evict them), so the hot set faults again: 3 + 6 + 3.
+  // CLOCK: every page is referenced when the hand comes, so it behaves as FIFO: 12. MIN
+  // evicts the scan pages (never used again) and keeps the hot set: 3 + 6 = 9.
+  out.push_back({"hot-set-plus-scan", "hot 1 2 3 x2, scan 10..15 once, hot again; 4 frames; by hand",
+                 pages({1, 2, 3, 1, 2, 3, 10, 11, 12, 13, 14, 15, 1, 2, 3}, "hot-set-plus-scan"), 4,
+                 {{"fifo", {{"faults", 12}}}, {"lru", {{"faults", 12}}},
+                  {"clock", {{"faults", 12}}}, {"belady", {{"faults", 9}}}}});
+  // W1 R2 R1 R2 at 1 frame: 1 is written, evicted dirty (swap-out), swapped in, evicted clean
+  // with its swap copy kept (no write): 1 swap-out, 1 swap-in for any policy.
+  TraceBuilder w(4096, "write-evict-swapin");
+  w.add(1, 1, true);
+  w.add(1, 2, false);
+  w.add(1, 1, false);
+  w.add(1, 2, false);
+  out.push_back({"write-then-evict", "W1 R2 R1 R2 at 1 frame: the swap cache keeps 1's slot",
+                 std::move(w).build(), 1,
+                 {{"fifo", {{"swap_outs", 1}, {"swap_ins", 1}, {"faults", 4}}},
+                  {"lru", {{"swap_outs", 1}, {"swap_ins", 1}, {"faults", 4}}},
+                  {"belady", {{"swap_outs", 1}, {"swap_ins", 1}, {"faults", 4}}}}});
+  return out;
+}
+
+Report check_known_answers(const std::string& policy) {
+  Report report;
+  report.subject = policy.empty() ? "known answers" : "known answers for '" + policy + "'";
+  for (const KnownAnswer& k : known_answers()) {
+    for (const auto& [name, counters] : k.expected) {
+      if (!policy.empty() && name != policy) continue;
+      const Counters got = simulate(k.trace, name, with(Params{}, "frames", k.frames)).total;
+      for (const auto& [field, want] : counters) {
+        ++report.checks;
+        const std::uint64_t value = counter(got, field);
+        if (value != want) {
+          report.fail(k.name + ": " + name + " " + field + " = " + std::to_string(value) +
+                      ", expected " + std::to_string(want) + " (" + k.why + ")");
+        }
+      }
+    }
+  }
+  return report;
+}
+
+std::string comparison_table(const Trace& trace, std::int64_t frames,
+                             const std::vector<std::string>& policies,
+                             const std::vector<std::string>& metrics, const Params& params) {
+  std::vector<std::string> columns = metrics;
+  if (columns.empty()) {
+    Counters::for_each_field([&](const char* n, auto) { columns.emplace_back(n); });
+  }
+  std::size_t name_width = 6;
+  for (const auto& p : policies) name_width = std::max(name_width, p.size());
+  std::ostringstream out;
+  out << pad("policy", name_width);
+  for (const auto& c : columns) out << "  " << pad(c, std::max<std::size_t>(c.size(), 10));
+  out << "\n";
+  const Params ordered = same_order(params, policies);
+  for (const auto& p : policies) {
+    const Counters c = simulate(trace, p, with(ordered, "frames", frames)).total;
+    out << pad(p, name_width);
+    for (const auto& col : columns) {
+      out << "  " << pad(std::to_string(counter(c, col)), std::max<std::size_t>(col.size(), 10));
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+Report expect_at_most(const Trace& trace, std::int64_t frames, const std::string& policy,
+                      const std::string& baseline, const std::string& metric, double max_ratio,
+                      const Params& params) {
+  Report report;
+  std::ostringstream subject;
+  subject << policy << "." << metric << " <= " << max_ratio << " x " << baseline << "." << metric
+          << " on " << (trace.source().empty() ? "trace" : trace.source()) << " at " << frames
+          << " frames";
+  report.subject = subject.str();
+  ++report.checks;
+  std::vector<std::string> rows = {policy, baseline};
+  if (policy != "belady" && baseline != "belady") rows.emplace_back("belady");
+  const Params ordered = same_order(params, rows);
+  const auto value = [&](const std::string& p) {
+    return counter(simulate(trace, p, with(ordered, "frames", frames)).total, metric);
+  };
+  const double mine = static_cast<double>(value(policy));
+  const double base = static_cast<double>(value(baseline));
+  if (mine > max_ratio * base) {
+    report.fail("the claim does not hold:\n" +
+                comparison_table(trace, frames, rows,
+                                 {"faults", "major_faults", "swap_ins", "swap_outs"}, ordered));
+  }
+  return report;
+}
+
+}  // namespace pagesim::testing

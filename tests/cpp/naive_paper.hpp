@@ -1,0 +1,209 @@
+#pragma once
+// Naive models of the policies from papers (2Q, ARC, S3-FIFO), written from the papers'
+// pseudocode with std::list / std::deque / std::map and linear searches, independently of
+// policies/*.cpp. Included by naive.hpp, which registers them in naive_models().
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <list>
+#include <map>
+#include <stdexcept>
+#include <vector>
+
+#include "pagesim/types.hpp"
+
+namespace pagesim::test {
+
+template <class C>
+bool has(const C& c, PageId p) {
+  return std::find(c.begin(), c.end(), p) != c.end();
+}
+template <class C>
+void erase_page(C& c, PageId p) {
+  c.erase(std::find(c.begin(), c.end(), p));
+}
+
+// 2Q full version (Johnson & Shasha 1994, section 2.2), Kin = 25%, Kout = 50% of the frames.
+// Lists are ordered head (front) to tail (back).
+struct NaiveTwoQ : NaivePolicy {
+  std::deque<PageId> a1in, a1out;
+  std::list<PageId> am;
+  std::size_t kin = 0, kout = 0;
+  bool x_was_in_a1out = false;
+  // "if X is in A1out then reclaimfor(X); ...": the test comes before the reclaim.
+  void faulting(PageId x) override { x_was_in_a1out = has(a1out, x); }
+  void start(std::size_t frames) override {
+    kin = frames / 4;
+    kout = frames / 2;
+  }
+  void access(PageId x, bool hit, std::size_t) override {
+    if (hit) {
+      if (has(am, x)) {
+        erase_page(am, x);
+        am.push_front(x);
+      }
+      return;  // in A1in: do nothing
+    }
+    if (x_was_in_a1out) {
+      if (has(a1out, x)) erase_page(a1out, x);
+      am.push_front(x);
+    } else {
+      a1in.push_front(x);
+    }
+  }
+  // reclaimfor(X) when there is no free slot.
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
+    if (a1in.size() > kin || am.empty()) {
+      const PageId y = a1in.back();
+      a1in.pop_back();
+      a1out.push_front(y);
+      if (a1out.size() > kout) a1out.pop_back();
+      return y;
+    }
+    const PageId y = am.back();
+    am.pop_back();
+    return y;
+  }
+};
+
+// ARC (Megiddo & Modha 2003, Figure 4) as one request() per miss, which also decides when to
+// REPLACE; the engine decides by memory being full. The model checks that both agree.
+// Lists: front = MRU, back = LRU.
+struct NaiveArc : NaivePolicy {
+  std::list<PageId> t1, t2, b1, b2;
+  double p = 0;
+  std::size_t c = 0;
+  bool have_victim = false;
+  PageId pending = 0;
+  void start(std::size_t frames) override { c = frames; }
+
+  void replace(PageId x) {
+    const double n1 = static_cast<double>(t1.size());
+    if (!t1.empty() && (n1 > p || (has(b2, x) && n1 == p))) {
+      pending = t1.back();
+      t1.pop_back();
+      b1.push_front(pending);
+    } else {
+      pending = t2.back();
+      t2.pop_back();
+      b2.push_front(pending);
+    }
+    have_victim = true;
+  }
+  void faulting(PageId x) override {
+    have_victim = false;
+    const double s1 = static_cast<double>(b1.size()), s2 = static_cast<double>(b2.size());
+    if (has(b1, x)) {  // case II
+      p = std::min(p + (s1 >= s2 ? 1.0 : s2 / s1), static_cast<double>(c));
+      replace(x);
+    } else if (has(b2, x)) {  // case III
+      p = std::max(p - (s2 >= s1 ? 1.0 : s1 / s2), 0.0);
+      replace(x);
+    } else if (t1.size() + b1.size() == c) {  // case IV.A
+      if (t1.size() < c) {
+        b1.pop_back();
+        replace(x);
+      } else {
+        pending = t1.back();
+        t1.pop_back();
+        have_victim = true;
+      }
+    } else {  // case IV.B
+      const std::size_t total = t1.size() + t2.size() + b1.size() + b2.size();
+      if (total >= c) {
+        if (total == 2 * c) b2.pop_back();
+        replace(x);
+      }
+    }
+  }
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
+    if (!have_victim) throw std::logic_error("naive ARC: memory full but Figure 4 did not REPLACE");
+    have_victim = false;
+    return pending;
+  }
+  void access(PageId x, bool hit, std::size_t) override {
+    if (hit) {  // case I
+      if (has(t1, x)) erase_page(t1, x); else erase_page(t2, x);
+      t2.push_front(x);
+      return;
+    }
+    if (have_victim) throw std::logic_error("naive ARC: Figure 4 replaced with a free frame");
+    if (has(b1, x) || has(b2, x)) {
+      if (has(b1, x)) erase_page(b1, x); else erase_page(b2, x);
+      t2.push_front(x);
+    } else {
+      t1.push_front(x);
+    }
+  }
+};
+
+// S3-FIFO (Yang et al. 2023, Algorithm 1) with the choices stated in policies/s3fifo.cpp:
+// thresholds small 10% and "M full" = over 90% as reals, ghost of floor(0.9 * frames) ids, a
+// page promoted to M restarts at freq 0, the evictM nested in evictS ends the eviction.
+// Queues: front = head (newest), back = tail.
+struct NaiveS3Fifo : NaivePolicy {
+  std::deque<PageId> s, m, g;
+  std::map<PageId, int> freq;
+  double c = 0;
+  std::size_t ghost = 0;
+  void start(std::size_t frames) override {
+    c = static_cast<double>(frames);
+    ghost = static_cast<std::size_t>(0.9 * c);
+  }
+
+  void access(PageId x, bool hit, std::size_t) override {
+    if (hit) {
+      freq[x] = std::min(freq[x] + 1, 3);
+      return;
+    }
+    freq[x] = 0;
+    if (has(g, x)) {
+      erase_page(g, x);
+      m.push_front(x);
+    } else {
+      s.push_front(x);
+    }
+  }
+  bool evict_m(PageId& out) {
+    while (!m.empty()) {
+      const PageId t = m.back();
+      m.pop_back();
+      if (freq[t] > 0) {
+        --freq[t];
+        m.push_front(t);
+      } else {
+        out = t;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool evict_s(PageId& out) {
+    while (!s.empty()) {
+      const PageId t = s.back();
+      s.pop_back();
+      if (freq[t] > 1) {
+        freq[t] = 0;
+        m.push_front(t);
+        if (static_cast<double>(m.size()) > c - 0.1 * c && evict_m(out)) return true;
+      } else {
+        if (ghost > 0) {
+          g.push_front(t);
+          if (g.size() > ghost) g.pop_back();
+        }
+        out = t;
+        return true;
+      }
+    }
+    return false;
+  }
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
+    PageId v = 0;
+    for (;;) {
+      const bool from_s = !s.empty() && (static_cast<double>(s.size()) >= 0.1 * c || m.empty());
+      if (from_s ? evict_s(v) : evict_m(v)) return v;
+    }
+  }
+};
+
+}  // namespace pagesim::test
