@@ -66,6 +66,13 @@ TEST_CASE("two processes: one blocks on a read, the other runs") {
   CHECK(s.per_proc_time[1].elapsed_ns == 4800);
 }
 
+TEST_CASE("an empty trace takes no time") {
+  const Trace t = TraceBuilder().build();
+  const Result r = simulate(t, "lru", Params{{"frames", std::int64_t{4}}, {"device", std::string("hdd-2002")}});
+  CHECK(r.time.elapsed_ns == 0);
+  CHECK(r.total.accesses == 0);
+}
+
 TEST_CASE("a prescient policy needs the static order") {
   const Trace t = two_procs();
   CHECK_THROWS_WITH_AS(simulate(t, "belady", two_proc_params()),

@@ -391,7 +391,9 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
     if constexpr (kMulti) finish_[page_proc[p]] = now;
   }
   now_ = now;
-  if constexpr (!kMulti) finish_[0] = now;
+  if constexpr (!kMulti) {
+    if (!finish_.empty()) finish_[0] = now;  // an empty trace has no process
+  }
 }
 
 template <class P>
