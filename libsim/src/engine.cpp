@@ -316,6 +316,10 @@ Result Engine::finish() {
   r.time.elapsed_ns = elapsed;
   r.swap_slots_used = swap_.used();
   r.device_stats = device_.stats();
+  if (config_.device.kind == DeviceKind::kZram) {
+    r.device_stats.stored_bytes = static_cast<std::uint64_t>(
+        static_cast<double>(swap_.used()) * trace_.page_size() / config_.device.compression_ratio + 0.5);
+  }
 
   if (config_.interval_ns != 0) {
     auto vm = std::make_shared<Vmstat>();

@@ -112,6 +112,8 @@ TEST_CASE("every preset on a tiny trace: W1 R2 R1 with one frame") {
       CHECK(r.device_stats.writes == 1);
       CHECK(r.device_stats.reads == 1);
     }
+    // zram keeps page 1's slot (swap cache): 1 page * 4096 B / ratio 2.5 = 1638.4 -> 1638.
+    CHECK(r.device_stats.stored_bytes == (std::string(c.device) == "zram" ? 1638 : 0));
   }
 }
 

@@ -76,6 +76,8 @@ struct DeviceStats {
   std::uint64_t seek_distance = 0;  // total head movement, pages (HDD)
   std::uint64_t busy_ns = 0;        // time spent serving requests
   std::uint64_t queue_full_waits = 0;  // writes that waited for room in the queue
+  // zram: RAM holding the compressed pages at the end (slots in use * page size / ratio).
+  std::uint64_t stored_bytes = 0;
 
   template <class F>
   static void for_each_field(F&& f) {
@@ -88,6 +90,7 @@ struct DeviceStats {
     f("seek_distance", &DeviceStats::seek_distance);
     f("busy_ns", &DeviceStats::busy_ns);
     f("queue_full_waits", &DeviceStats::queue_full_waits);
+    f("stored_bytes", &DeviceStats::stored_bytes);
   }
 };
 
