@@ -2,7 +2,15 @@
 
 #include <algorithm>
 
+#include "pagesim/timing.hpp"
+
 namespace pagesim {
+namespace {
+
+// More rows than this means the interval is far too small for the run.
+constexpr std::size_t kMaxVmstatRows = 1'000'000;
+
+}  // namespace
 
 EngineConfig EngineConfig::from_params(const Params& params) {
   EngineConfig config;
@@ -19,11 +27,51 @@ EngineConfig EngineConfig::from_params(const Params& params) {
       params.get_int("high_watermark", static_cast<std::int64_t>(config.low_watermark),
                      static_cast<std::int64_t>(config.low_watermark), frames - 1));
   config.cpu_ns = static_cast<Tick>(params.get_int("cpu_ns", 100, 0, std::int64_t{1} << 40));
+  config.swap_slots =
+      static_cast<std::size_t>(params.get_int("swap_slots", 0, 0, (std::int64_t{1} << 32) - 2));
+  config.page_cluster = static_cast<unsigned>(params.get_int("page_cluster", 3, 0, 10));
+  config.device = DeviceConfig::from_params(params);
+  if (params.has("schedule")) {
+    config.schedule_given = true;
+    config.schedule = params.get_choice("schedule", "static", {"static", "round_robin"}) == "static"
+                          ? Schedule::kStatic
+                          : Schedule::kRoundRobin;
+  } else {
+    params.get_choice("schedule", "static", {"static", "round_robin"});
+  }
+  config.quantum_ns = static_cast<Tick>(
+      params.get_int("quantum_ns", static_cast<std::int64_t>(config.quantum_ns), 1, std::int64_t{1} << 50));
+  config.interval_ns = static_cast<Tick>(params.get_int(
+      "interval_ns", static_cast<std::int64_t>(config.interval_ns), 0, std::int64_t{1} << 60));
   return config;
 }
 
+namespace {
+
+std::size_t swap_size(const EngineConfig& config, const Trace& trace) {
+  if (config.swap_slots != 0) return config.swap_slots;
+  return std::max<std::size_t>(2 * trace.num_pages(), 1);
+}
+
+bool has_file_pages(const Trace& trace) {
+  return std::any_of(trace.page_kinds().begin(), trace.page_kinds().end(),
+                     [](PageKind k) { return k == PageKind::kFile; });
+}
+
+}  // namespace
+
 Engine::Engine(const Trace& trace, const EngineConfig& config, std::string policy_name)
-    : trace_(trace), config_(config), policy_name_(std::move(policy_name)) {
+    : trace_(trace),
+      config_(config),
+      policy_name_(std::move(policy_name)),
+      schedule_(config.schedule_given      ? config.schedule
+                : trace.num_procs() > 1 ? Schedule::kRoundRobin
+                                        : Schedule::kStatic),
+      swap_(swap_size(config, trace)),
+      ready_at_(trace.num_procs(), 0),
+      device_(config.device,
+              swap_size(config, trace) + (has_file_pages(trace) ? trace.num_pages() : 0),
+              trace.page_size(), &ready_at_) {
   if (config_.frames == 0) {
     throw ConfigError("parameter 'frames' = 0 is out of range: memory needs at least 1 frame");
   }
@@ -32,7 +80,12 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
     bits_[p] = trace.page_kind(p) == PageKind::kFile ? page_bits::kFile : 0;
   }
   slot_.assign(trace.num_pages(), kNoSlot);
+  slot_owner_.assign(swap_.size(), kNoPage);
   per_proc_.assign(trace.num_procs(), Counters{});
+  resident_of_.assign(trace.num_procs(), 0);
+  proc_time_.assign(trace.num_procs(), ProcTime{});
+  finish_.assign(trace.num_procs(), 0);
+  ra_.reserve(std::size_t{1} << config_.page_cluster);
 }
 
 PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
@@ -54,6 +107,136 @@ std::size_t Engine::reclaim_want() const {
   const std::size_t free = config_.frames - resident_;
   if (free > config_.low_watermark) return 0;
   return std::max<std::size_t>(config_.high_watermark, 1) - std::min(free, config_.high_watermark);
+}
+
+void Engine::collect_readahead(PageId p) {
+  // valid_swaphandles (2.6.20): the aligned window, forward from its start, up to the first
+  // free slot or the end of swap; the faulting slot is part of the run.
+  const SlotId off = slot_[p];
+  const std::size_t start = (std::size_t{off} >> config_.page_cluster) << config_.page_cluster;
+  const std::size_t end = std::min(start + (std::size_t{1} << config_.page_cluster), swap_.size());
+  for (std::size_t s = start; s < end; ++s) {
+    if (s == off) continue;
+    const auto slot = static_cast<SlotId>(s);
+    if (!swap_.in_use(slot)) break;
+    const PageId q = slot_owner_[slot];
+    // Already in memory (the swap cache): read_swap_cache_async finds it, no IO.
+    if (bits_[q] & page_bits::kResident) continue;
+    ra_.push_back(q);
+  }
+}
+
+bool Engine::read_pages(PageId p, ProcId proc, bool swap_in) {
+  switch (config_.device.kind) {
+    case DeviceKind::kNone:
+      return false;
+    case DeviceKind::kZram: {
+      // Decompression on the faulting CPU; file pages are read from a file on another device,
+      // which zram does not model (no cost).
+      if (!swap_in) return false;
+      const auto pages = static_cast<Tick>(1 + ra_.size());
+      const Tick cost = pages * device_.zram_ns(false);
+      proc_time_[proc].sys_ns += cost;
+      now_ += cost;
+      DeviceStats& st = device_.stats();
+      st.reads += 1;
+      st.pages_read += pages;
+      st.busy_ns += cost;
+      return false;
+    }
+    case DeviceKind::kHdd:
+    case DeviceKind::kSsd:
+      break;
+  }
+  // Readahead in slot order with the faulting page in its place (one batch: adjacent slots
+  // merge into one request), then unplug.
+  const std::uint64_t pos = swap_in ? slot_[p] : file_position(p);
+  std::size_t k = 0;
+  for (; k < ra_.size() && slot_[ra_[k]] < pos; ++k) device_.submit(slot_[ra_[k]], false, now_);
+  ready_at_[proc] = kNoTime;
+  device_.submit(pos, false, now_, proc);
+  for (; k < ra_.size(); ++k) device_.submit(slot_[ra_[k]], false, now_);
+  device_.advance(now_);
+  return true;
+}
+
+void Engine::write_page(std::uint64_t position) {
+  switch (config_.device.kind) {
+    case DeviceKind::kNone:
+      return;
+    case DeviceKind::kZram: {
+      if (position >= swap_.size()) return;  // a file page: not zram's
+      const Tick cost = device_.zram_ns(true);
+      proc_time_[cur_proc_].sys_ns += cost;
+      now_ += cost;
+      DeviceStats& st = device_.stats();
+      st.writes += 1;
+      st.pages_written += 1;
+      st.busy_ns += cost;
+      return;
+    }
+    case DeviceKind::kHdd:
+    case DeviceKind::kSsd:
+      break;
+  }
+  if (device_.queued() >= config_.device.queue_depth) {
+    // get_request_wait: the writer sleeps until the device takes a request off the queue.
+    ++device_.stats().queue_full_waits;
+    const Tick before = now_;
+    while (device_.queued() >= config_.device.queue_depth) {
+      const Tick s = std::max(now_, device_.free_at());
+      jump_to(s);
+      device_.advance(s);
+    }
+    proc_time_[cur_proc_].iowait_ns += now_ - before;
+  }
+  device_.submit(position, true, now_);
+}
+
+void Engine::wait_for_read(ProcId proc) {
+  const Tick before = now_;
+  while (ready_at_[proc] == kNoTime) {
+    const Tick s = std::max(now_, device_.free_at());
+    sample_until(s);
+    device_.advance(s);
+  }
+  jump_to(ready_at_[proc]);
+  proc_time_[proc].iowait_ns += now_ - before;
+}
+
+void Engine::jump_to(Tick t) {
+  if (t <= now_) return;
+  sample_until(t);
+  now_ = t;
+}
+
+void Engine::sample_until(Tick t) {
+  while (next_sample_ <= t) {
+    const Tick at = next_sample_;
+    if (vm_time_.size() >= kMaxVmstatRows) {
+      throw ConfigError("the vmstat series would have more than " + std::to_string(kMaxVmstatRows) +
+                        " rows: raise interval_ns (now " + std::to_string(config_.interval_ns) +
+                        ") or set interval_ns=0 to turn it off");
+    }
+    if (device_.queued_device()) device_.advance(at);
+    Counters total;
+    for (const Counters& c : per_proc_) total += c;
+    vm_time_.push_back(static_cast<std::int64_t>(at));
+    vm_resident_.insert(vm_resident_.end(), resident_of_.begin(), resident_of_.end());
+    vm_free_.push_back(static_cast<std::int64_t>(config_.frames - resident_));
+    vm_faults_.push_back(static_cast<std::int64_t>(total.faults - vm_last_.faults));
+    vm_major_.push_back(static_cast<std::int64_t>(total.major_faults - vm_last_.major_faults));
+    vm_swap_ins_.push_back(static_cast<std::int64_t>(total.swap_ins - vm_last_.swap_ins));
+    vm_swap_outs_.push_back(static_cast<std::int64_t>(total.swap_outs - vm_last_.swap_outs));
+    const Tick busy = device_.queued_device() ? device_.busy_until(at) : device_.stats().busy_ns;
+    vm_busy_.push_back(static_cast<double>(busy - vm_last_busy_) /
+                       static_cast<double>(at - vm_last_time_));
+    vm_last_ = total;
+    vm_last_busy_ = busy;
+    vm_last_time_ = at;
+    next_sample_ += config_.interval_ns;
+    set_next_event();
+  }
 }
 
 void Engine::check_victims(std::size_t want, std::size_t index) const {
@@ -91,15 +274,71 @@ Result Engine::finish() {
   Result r;
   r.policy = policy_name_;
   r.frames = config_.frames;
+  r.device = config_.device.name;
+  r.schedule = schedule_ == Schedule::kStatic ? "static" : "round_robin";
+  Tick elapsed = 0;
+  for (Tick f : finish_) elapsed = std::max(elapsed, f);
+
+  // vmstat: a last, partial interval up to the end of the run.
+  if (config_.interval_ns != 0 && elapsed > vm_last_time_) {
+    next_sample_ = elapsed;
+    sample_until(elapsed);
+  }
+  // Writes still queued when the last process ends are served after it.
+  if (device_.queued_device()) device_.drain();
+
+  // Readahead pages still resident and unused at the end are neither used nor wasted.
+  std::vector<std::uint64_t> unused(per_proc_.size(), 0);
+  std::uint64_t any_readahead = 0;
+  for (const Counters& c : per_proc_) any_readahead += c.readahead_pages;
+  if (any_readahead != 0) {
+    for (PageId p = 0; p < bits_.size(); ++p) {
+      if (bits_[p] & page_bits::kReadahead) ++unused[trace_.page_proc(p)];
+    }
+  }
+
   r.per_proc = per_proc_;
   r.proc_pids = trace_.proc_pids();
+  r.per_proc_time = proc_time_;
   for (ProcId proc = 0; proc < r.per_proc.size(); ++proc) {
     Counters& c = r.per_proc[proc];
     c.accesses = trace_.proc_accesses(proc);
     c.hits = c.accesses - c.faults;
+    c.readahead_used = c.readahead_pages - c.readahead_wasted - unused[proc];
     r.total += c;
+    ProcTime& t = r.per_proc_time[proc];
+    t.user_ns = c.accesses * config_.cpu_ns;
+    t.elapsed_ns = finish_[proc];
+    r.time.user_ns += t.user_ns;
+    r.time.sys_ns += t.sys_ns;
+    r.time.iowait_ns += t.iowait_ns;
   }
+  r.time.elapsed_ns = elapsed;
   r.swap_slots_used = swap_.used();
+  r.device_stats = device_.stats();
+  if (config_.device.kind == DeviceKind::kZram) {
+    r.device_stats.stored_bytes = static_cast<std::uint64_t>(
+        static_cast<double>(swap_.used()) * trace_.page_size() / config_.device.compression_ratio + 0.5);
+  }
+
+  if (config_.interval_ns != 0) {
+    auto vm = std::make_shared<Vmstat>();
+    vm->interval_ns = config_.interval_ns;
+    const auto rows = static_cast<Eigen::Index>(vm_time_.size());
+    const auto col = [&](const std::vector<std::int64_t>& v) {
+      return Vmstat::Column(Eigen::Map<const Vmstat::Column>(v.data(), rows));
+    };
+    vm->time_ns = col(vm_time_);
+    vm->resident = Eigen::Map<const Vmstat::PerProc>(
+        vm_resident_.data(), rows, static_cast<Eigen::Index>(per_proc_.size()));
+    vm->free_frames = col(vm_free_);
+    vm->faults = col(vm_faults_);
+    vm->major_faults = col(vm_major_);
+    vm->swap_ins = col(vm_swap_ins_);
+    vm->swap_outs = col(vm_swap_outs_);
+    vm->device_busy = Eigen::Map<const Eigen::VectorXd>(vm_busy_.data(), rows);
+    r.vmstat = std::move(vm);
+  }
   return r;
 }
 

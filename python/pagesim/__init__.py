@@ -36,6 +36,7 @@ from .policy import (
 from . import policy as _policy
 from . import results as _results
 from .traces import convert, generate, interleave
+from . import timing  # adds Result.time_summary() and Result.vmstat()
 
 __all__ = [
     "convert",
@@ -148,8 +149,10 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         Memory size in pages.
     **params
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
-        ``cpu_ns``) and the policy's own parameters (``seed`` for ``random``). An unknown
-        key raises :class:`ConfigError` naming the closest known one.
+        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``device`` and ``device_*``,
+        ``io_scheduler``, ``schedule``, ``quantum_ns``, ``interval_ns``) and the policy's
+        own parameters (``seed`` for ``random``). An unknown key raises
+        :class:`ConfigError` naming the closest known one.
 
     Returns
     -------

@@ -12,6 +12,7 @@ void register_errors(py::module_& m);
 void register_trace(py::module_& m);
 void register_trace_io(py::module_& m);
 void register_simulate(py::module_& m);
+void register_timing(py::module_& m);  // after register_simulate: extends Result
 void register_testing(py::module_& m);
 void register_policy(py::module_& m);
 void register_sweep(py::module_& m);

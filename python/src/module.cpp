@@ -10,6 +10,7 @@ PYBIND11_MODULE(_core, m) {
   pagesim::python::register_trace(m);
   pagesim::python::register_trace_io(m);
   pagesim::python::register_simulate(m);
+  pagesim::python::register_timing(m);
   pagesim::python::register_testing(m);
   pagesim::python::register_policy(m);
   pagesim::python::register_sweep(m);

@@ -108,8 +108,9 @@ TEST_CASE("the swap cache keeps the slot: a clean re-eviction writes nothing, un
 TEST_CASE("per-process counters add up to the total and follow the page's owner") {
   // pid 7 writes page 1, pid 9 reads page 1 (a different page: pages are per process).
   // 1 frame: 7:W1* | 9:R1* evicts 7:1 dirty (swap-out charged to pid 7) | 7:R1* evicts 9:1
+  // In trace order (several processes are scheduled round-robin by default).
   const Trace t = parse_text_trace("7 W 1\n9 R 1\n7 R 1\n", {4096, true});
-  Params p{{"frames", std::int64_t{1}}};
+  Params p{{"frames", std::int64_t{1}}, {"schedule", std::string("static")}};
   const Result r = simulate(t, "lru", p);
   REQUIRE(r.per_proc.size() == 2);
   CHECK(r.proc_pids == std::vector<std::uint64_t>{7, 9});

@@ -19,7 +19,10 @@ TEST_CASE("built-in policies count exactly like the naive models on random trace
       CAPTURE(frames);
       auto naive = make(t);
       const Counters want = naive_run(t, frames, *naive);
-      const Counters got = run(t, name, static_cast<std::int64_t>(frames));
+      // The naive models are textbook demand paging in trace order: no readahead.
+      const Counters got = run(t, name, static_cast<std::int64_t>(frames),
+                               Params{{"page_cluster", std::int64_t{0}},
+                                      {"schedule", std::string("static")}});
       got.for_each([&, &want = want](const char* field, std::uint64_t value) {
         std::uint64_t expected = 0;
         want.for_each([&](const char* f, std::uint64_t v) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -7,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "pagesim/device.hpp"
 #include "pagesim/error.hpp"
 #include "pagesim/page_array.hpp"
 #include "pagesim/page_table.hpp"
@@ -17,6 +19,16 @@
 #include "pagesim/trace.hpp"
 
 namespace pagesim {
+
+// In which order the accesses of several processes are replayed.
+enum class Schedule : std::uint8_t {
+  // Trace order. The clock stops for everybody while a process waits for the device.
+  kStatic,
+  // Each process replays its own accesses in trace order; the CPU goes round-robin between
+  // the runnable ones for quantum_ns each; a process blocked on a read lets the others run,
+  // and an idle CPU waits for the next read to complete.
+  kRoundRobin,
+};
 
 // Engine settings, read from the run's Params.
 struct EngineConfig {
@@ -31,8 +43,25 @@ struct EngineConfig {
   // victim per fault, when memory is full (textbook demand paging).
   std::size_t low_watermark = 0;
   std::size_t high_watermark = 0;
-  // Virtual CPU time of one access (key "cpu_ns"); drives on_tick.
+  // Virtual CPU time of one access (key "cpu_ns").
   Tick cpu_ns = 100;
+  // Swap slots (key "swap_slots"; 0, the default, means twice the trace's pages). Evicting a
+  // dirty anonymous page without a slot when all are in use is a ConfigError.
+  std::size_t swap_slots = 0;
+  // Swap readahead (key "page_cluster", 0 to 10, default 3 = windows of 8 slots; 0 turns it
+  // off): see Engine.
+  unsigned page_cluster = 3;
+  // Swap device (key "device" and device_* / io_* keys, see device.hpp). Default "none":
+  // IO costs no time, so counts-only runs pay nothing for the cost model.
+  DeviceConfig device;
+  // Key "schedule" ("static" or "round_robin"). Default: static for a one-process trace,
+  // round_robin for several (a blocked process lets the others run).
+  bool schedule_given = false;
+  Schedule schedule = Schedule::kStatic;
+  // Round-robin time slice (key "quantum_ns", default 10 ms).
+  Tick quantum_ns = 10'000'000;
+  // vmstat interval (key "interval_ns", default 1 s; 0: no time series).
+  Tick interval_ns = 1'000'000'000;
 
   static EngineConfig from_params(const Params& params);
 };
@@ -40,6 +69,24 @@ struct EngineConfig {
 // Replays a trace against one policy. The per-access loop is a template over the policy type:
 // a built-in policy (declared `final`) gets its callbacks inlined, a Policy& goes through
 // virtual calls (Python-defined and user policies).
+//
+// Faults and IO (Linux 2.4.18 / 2.6.20 semantics, reference/linux-reclaim.md section 4):
+// - a dirty anonymous page gets a swap slot on its first swap-out (SwapMap, scan_swap_map);
+// - swap readahead (mm/swap_state.c swapin_readahead + valid_swaphandles): a swap-in of the
+//   page in slot `off` also reads the slots of the aligned window
+//   [(off >> page_cluster) << page_cluster, + 2^page_cluster) forward from its start,
+//   stopping at the first free slot (or the end of swap), skipping resident pages; then the
+//   faulting page. Readahead pages are resident, clean and not referenced; the engine reclaims
+//   frames for them like for the faulting page (Linux allocates them with reclaim too), at
+//   most frames - 1 of them, and fewer when the policy returns fewer victims;
+// - file pages are read from and written to their file, placed after the swap area on the
+//   same device;
+// - a major fault that reads blocks its process until the read completes. Writes are
+//   asynchronous and the evicted page's frame is reused at once; the reclaiming process
+//   blocks only when io_queue_depth requests are queued (the block layer's request limit),
+//   and meanwhile no other process runs (a simplification);
+// - zram costs CPU time of the faulting (reclaiming) process instead of IO: sys time;
+// - readahead pages become resident at the fault, before their read completes.
 class Engine {
  public:
   Engine(const Trace& trace, const EngineConfig& config, std::string policy_name);
@@ -50,38 +97,88 @@ class Engine {
   // next_use[i] = index of the next access to the page of access i, or kNever.
   static PageArray<std::uint32_t> compute_next_use(const Trace& trace);
 
+  Schedule schedule() const { return schedule_; }
+
  private:
   PageTableView view() { return PageTableView(bits_.data(), &trace_, config_.frames, &resident_); }
   Access make_access(std::size_t i) const;
-  // Makes room for one page: asks the policy for a victim and evicts it.
+  // Asks the policy for `want` victims and evicts them.
   template <class P>
-  void reclaim(P& policy, std::size_t index);
-  // Frames to reclaim before the next fault, 0 if none.
+  void reclaim(P& policy, std::size_t index, std::size_t want);
+  // Frames to reclaim before the next fault by the watermarks, 0 if none.
   std::size_t reclaim_want() const;
   // Throws PolicyError unless victims_ holds 1..want distinct resident pages (at least one
   // when no frame is free).
   void check_victims(std::size_t want, std::size_t index) const;
   void evict(PageId p);
+  // Handles the fault of access i; true when its process now waits for a read.
+  template <class P>
+  bool fault(P& policy, std::size_t i);
+  // Fills ra_ with the pages to read ahead around p's slot.
+  void collect_readahead(PageId p);
   // Counts a fault on access i and makes its page resident.
   void fault_in(std::size_t i);
+  // Submits the reads of a fault of page p (ra_ around it); true when proc blocks.
+  bool read_pages(PageId p, ProcId proc, bool swap_in);
+  void write_page(std::uint64_t position);
+  std::uint64_t file_position(PageId p) const { return swap_.size() + p; }
+  // Static order: proc waits (and the clock with it) until its read completes.
+  void wait_for_read(ProcId proc);
+  // Moves the clock to t (not backwards), taking vmstat rows on the way.
+  void jump_to(Tick t);
+  void sample_until(Tick t);
+  template <class P>
+  void on_events(P& policy);
+  void set_next_event() { next_event_ = std::min(next_tick_, next_sample_); }
+  template <class P, bool kMulti>
+  void run_static(P& policy, const PolicyTraits& traits);
+  template <class P>
+  void run_round_robin(P& policy, const PolicyTraits& traits);
   // Counters of the process owning page p (the only one, in a single-process trace).
-  Counters& counters_of(PageId p) {
-    return per_proc_.size() == 1 ? per_proc_[0] : per_proc_[trace_.page_proc(p)];
-  }
+  // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
+  ProcId proc_of(PageId p) const { return per_proc_.size() == 1 ? 0 : trace_.page_proc(p); }
+  Counters& counters_of(PageId p) { return per_proc_[proc_of(p)]; }
   Result finish();
 
   const Trace& trace_;
   EngineConfig config_;
   std::string policy_name_;
+  Schedule schedule_;
   PageArray<std::uint8_t> bits_;
   PageArray<std::uint32_t> next_use_;
+  // Prescient policies: next use of each page after its last access (for readahead pages).
+  PageArray<std::uint32_t> page_next_;
+  bool future_ = false;
   PageArray<SlotId> slot_;
+  std::vector<PageId> slot_owner_;
   std::size_t resident_ = 0;
+  std::vector<std::int64_t> resident_of_;
   SwapMap swap_;
-  Counters total_;
   std::vector<Counters> per_proc_;
   VictimList victims_;
+  std::vector<PageId> ra_;
+
+  // Virtual time.
+  std::vector<Tick> ready_at_;  // per process: when its read completes, kNoTime if unknown
+  SwapDevice device_;
+  Tick now_ = 0;
+  Tick tick_ns_ = 0;
+  Tick next_tick_ = kNoTime;
+  Tick next_sample_ = kNoTime;
+  Tick next_event_ = kNoTime;
+  ProcId cur_proc_ = 0;
+  std::vector<ProcTime> proc_time_;
+  std::vector<Tick> finish_;
+
+  // vmstat rows, flattened.
+  std::vector<std::int64_t> vm_time_, vm_resident_, vm_free_, vm_faults_, vm_major_,
+      vm_swap_ins_, vm_swap_outs_;
+  std::vector<double> vm_busy_;
+  Counters vm_last_;
+  Tick vm_last_busy_ = 0;
+  Tick vm_last_time_ = 0;
 };
+
 
 inline Access Engine::make_access(std::size_t i) const {
   Access a;
@@ -107,6 +204,7 @@ inline void Engine::fault_in(std::size_t i) {
       ++proc.swap_ins;
       if (config_.free_slot_on_swapin) {
         swap_.release(slot_[p]);
+        slot_owner_[slot_[p]] = kNoPage;
         slot_[p] = kNoSlot;
         b = static_cast<std::uint8_t>((b & ~page_bits::kInSwap) | page_bits::kDirty);
       }
@@ -120,42 +218,116 @@ inline void Engine::fault_in(std::size_t i) {
                                 page_bits::kReferenced);
   if (trace_.write(i)) b = static_cast<std::uint8_t>(b | page_bits::kDirty);
   ++resident_;
+  ++resident_of_[proc_of(p)];
 }
 
 inline void Engine::evict(PageId p) {
   std::uint8_t& b = bits_[p];
   Counters& proc = counters_of(p);
   ++proc.evictions;
+  if (b & page_bits::kReadahead) ++proc.readahead_wasted;
   if (b & page_bits::kDirty) {
     ++proc.evictions_dirty;
     if (b & page_bits::kFile) {
       ++proc.file_writes;
+      if (config_.device.kind != DeviceKind::kNone) write_page(file_position(p));
     } else {
       ++proc.swap_outs;
       // kInSwap mirrors slot_[p] != kNoSlot; testing the bit spares a cache miss.
-      if (!(b & page_bits::kInSwap)) slot_[p] = swap_.allocate();
-      b = static_cast<std::uint8_t>(b | page_bits::kInSwap);
+      if (!(b & page_bits::kInSwap)) {
+        const SlotId slot = swap_.allocate();
+        if (slot == kNoSlot) {
+          throw ConfigError("swap is full: all " + std::to_string(swap_.size()) +
+                            " slots (parameter 'swap_slots') are in use, so dirty page " +
+                            trace_.describe_page(p) +
+                            " cannot be swapped out; raise swap_slots (0 means twice the "
+                            "trace's pages)");
+        }
+        slot_[p] = slot;
+        slot_owner_[slot] = p;
+      }
+      // Without a device the write costs nothing: skip the slot_ load (a cache miss).
+      if (config_.device.kind != DeviceKind::kNone) write_page(slot_[p]);
     }
+    b = static_cast<std::uint8_t>(b | ((b & page_bits::kFile) ? 0 : page_bits::kInSwap));
   } else {
     ++proc.evictions_clean;
   }
-  b = static_cast<std::uint8_t>(
-      b & ~(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced));
+  b = static_cast<std::uint8_t>(b & ~(page_bits::kResident | page_bits::kDirty |
+                                      page_bits::kReferenced | page_bits::kReadahead));
   --resident_;
+  --resident_of_[proc_of(p)];
 }
 
 template <class P>
-void Engine::reclaim(P& policy, std::size_t index) {
-  const std::size_t want = reclaim_want();
-  if (want == 0) return;
+void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
   victims_.clear();
   policy.select_victims(want, view().with_incoming(trace_.page(index)), victims_);
+  if (config_.device.kind != DeviceKind::kNone && !victims_.empty() &&
+      victims_[0] < slot_.size()) {
+    __builtin_prefetch(slot_.data() + victims_[0], 0);
+  }
   // The common case, one resident victim for one wanted, is checked inline.
   const bool simple = want == 1 && victims_.size() == 1 && victims_[0] < bits_.size() &&
                       (bits_[victims_[0]] & page_bits::kResident);
   if (!simple) check_victims(want, index);
   for (PageId v : victims_) evict(v);
   for (PageId v : victims_) policy.on_evict(v, view());
+}
+
+template <class P>
+bool Engine::fault(P& policy, std::size_t i) {
+  const PageId p = trace_.page(i);
+  const ProcId proc = proc_of(p);
+  cur_proc_ = proc;
+  if (device_.queued_device()) device_.advance(now_);
+  const bool swap_in = (bits_[p] & page_bits::kInSwap) != 0;
+  const bool reads = swap_in || (bits_[p] & page_bits::kFile) != 0;
+  ra_.clear();
+  if (swap_in && config_.page_cluster != 0) {
+    collect_readahead(p);
+    // At most frames - 1 readahead pages: then want <= resident pages, as policies assume.
+    if (ra_.size() >= config_.frames) ra_.resize(config_.frames - 1);
+  }
+
+  std::size_t want = reclaim_want();
+  const std::size_t free = config_.frames - resident_;
+  if (free < 1 + ra_.size()) want = std::max(want, 1 + ra_.size() - free);
+  if (want != 0) reclaim(policy, i, want);
+  if (ra_.size() + resident_ >= config_.frames) ra_.resize(config_.frames - resident_ - 1);
+
+  const bool blocked = reads && read_pages(p, proc, swap_in);
+  fault_in(i);
+  if (future_) page_next_[p] = next_use_[i];
+  for (PageId q : ra_) {
+    bits_[q] = static_cast<std::uint8_t>(bits_[q] | page_bits::kResident | page_bits::kReadahead);
+    ++resident_;
+    ++resident_of_[proc_of(q)];
+    ++counters_of(q).readahead_pages;
+  }
+  for (PageId q : ra_) {
+    Access a;
+    a.index = i;
+    a.page = q;
+    a.proc = proc_of(q);
+    a.kind = PageKind::kAnon;
+    a.readahead = true;
+    a.next_use = future_ ? page_next_[q] : kNever;
+    policy.on_fault(a, view());
+  }
+  policy.on_fault(make_access(i), view());
+  return blocked;
+}
+
+template <class P>
+void Engine::on_events(P& policy) {
+  sample_until(now_);
+  if (now_ >= next_tick_) {
+    policy.on_tick(now_, view());
+    next_tick_ += tick_ns_;
+    if (next_tick_ <= now_) next_tick_ = now_ + tick_ns_;
+  }
+  set_next_event();
 }
 
 namespace detail {
@@ -170,30 +342,31 @@ struct HasPrefetch<P, std::void_t<decltype(std::declval<P&>().prefetch(PageId{},
     : std::true_type {};
 }  // namespace detail
 
-template <class P>
-Result Engine::run(P& policy) {
-  const PolicyTraits traits = policy.traits();
-  if (traits.needs_future) next_use_ = compute_next_use(trace_);
-  policy.reset(trace_.num_pages(), config_.frames);
-
+template <class P, bool kMulti>
+void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const PageId* pages = trace_.pages().data();
   const std::uint8_t* flags = trace_.flags().data();
+  const ProcId* page_proc = trace_.page_procs().data();
   std::uint8_t* bits = bits_.data();
   const std::size_t n = trace_.size();
-  Tick now = 0;
-  Tick next_tick = traits.tick_ns;
+  const Tick cpu = config_.cpu_ns;
+  const bool hit_work = traits.needs_hits || future_;
+  // With a device, a fault reads its page's slot: fetch it ahead like the bits.
+  const SlotId* slots = config_.device.kind == DeviceKind::kNone ? nullptr : slot_.data();
+  Tick now = now_;
   for (std::size_t i = 0; i < n; ++i) {
-    if (traits.tick_ns != 0) {
-      now += config_.cpu_ns;
-      if (now >= next_tick) {
-        policy.on_tick(now, view());
-        next_tick += traits.tick_ns;
-        if (next_tick <= now) next_tick = now + traits.tick_ns;
-      }
+    now += cpu;
+    if (now >= next_event_) {
+      now_ = now;
+      on_events(policy);
+      now = now_;
     }
     constexpr std::size_t d = detail::kPrefetchDistance;
     if (i + 2 * d < n) {
       __builtin_prefetch(bits + pages[i + 2 * d], 1);
+      if (slots != nullptr && !(bits[pages[i + d]] & page_bits::kResident)) {
+        __builtin_prefetch(slots + pages[i + d], 0);
+      }
       if constexpr (detail::HasPrefetch<P>::value) {
         policy.prefetch(pages[i + 2 * d], 0);
         policy.prefetch(pages[i + d], 1);
@@ -202,13 +375,160 @@ Result Engine::run(P& policy) {
     const PageId p = pages[i];
     const auto dirty = static_cast<std::uint8_t>((flags[i] & Trace::kWrite) * page_bits::kDirty);
     if (bits[p] & page_bits::kResident) {
-      bits[p] = static_cast<std::uint8_t>(bits[p] | page_bits::kReferenced | dirty);
-      if (traits.needs_hits) policy.on_hit(make_access(i), view());
+      // A readahead page loses its mark on first use.
+      bits[p] = static_cast<std::uint8_t>((bits[p] | page_bits::kReferenced | dirty) &
+                                          ~page_bits::kReadahead);
+      if constexpr (kMulti) finish_[page_proc[p]] = now;
+      if (hit_work) {
+        if (future_) page_next_[p] = next_use_[i];
+        if (traits.needs_hits) policy.on_hit(make_access(i), view());
+      }
       continue;
     }
-    if (resident_ + config_.low_watermark >= config_.frames) reclaim(policy, i);
-    fault_in(i);
-    policy.on_fault(make_access(i), view());
+    now_ = now;
+    if (fault(policy, i)) wait_for_read(page_proc[p]);
+    now = now_;
+    if constexpr (kMulti) finish_[page_proc[p]] = now;
+  }
+  now_ = now;
+  if constexpr (!kMulti) {
+    if (!finish_.empty()) finish_[0] = now;  // an empty trace has no process
+  }
+}
+
+template <class P>
+void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
+  const PageId* pages = trace_.pages().data();
+  const std::uint8_t* flags = trace_.flags().data();
+  const ProcId* page_proc = trace_.page_procs().data();
+  std::uint8_t* bits = bits_.data();
+  const std::size_t n = trace_.size();
+  const std::size_t np = trace_.num_procs();
+  const Tick cpu = config_.cpu_ns;
+  if (n >= (std::size_t{1} << 32)) {
+    throw ConfigError("schedule='round_robin' handles traces of fewer than 2^32 accesses; this one has " +
+                      std::to_string(n) + ": set schedule='static'");
+  }
+  // Each process's accesses, in trace order.
+  std::vector<std::size_t> begin(np + 1, 0);
+  for (ProcId q = 0; q < np; ++q) begin[q + 1] = begin[q] + trace_.proc_accesses(q);
+  std::vector<std::size_t> cursor(begin.begin(), begin.end() - 1);
+  std::vector<std::uint32_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[cursor[page_proc[pages[i]]]++] = static_cast<std::uint32_t>(i);
+  std::copy(begin.begin(), begin.end() - 1, cursor.begin());
+
+  std::vector<Tick> blocked_since(np, kNoTime);
+  std::vector<std::uint8_t> done(np, 0);
+  std::size_t remaining = np;
+  std::size_t rr = 0;
+  while (remaining != 0) {
+    sample_until(now_);
+    device_.advance(now_);
+    ProcId q = kNoProc;
+    for (std::size_t k = 0; k < np; ++k) {
+      const auto c = static_cast<ProcId>((rr + k) % np);
+      if (!done[c] && ready_at_[c] <= now_) {
+        q = c;
+        break;
+      }
+    }
+    if (q == kNoProc) {
+      // Every process waits for a read: the CPU idles until the first one completes.
+      const auto earliest = [&] {
+        Tick t = kNoTime;
+        for (ProcId c = 0; c < np; ++c) {
+          if (!done[c]) t = std::min(t, ready_at_[c]);
+        }
+        return t;
+      };
+      Tick t = earliest();
+      while (t == kNoTime) {
+        const Tick s = std::max(now_, device_.free_at());
+        sample_until(s);
+        device_.advance(s);
+        t = earliest();
+      }
+      jump_to(t);
+      continue;
+    }
+    rr = q + 1;
+    if (blocked_since[q] != kNoTime) {
+      proc_time_[q].iowait_ns += ready_at_[q] - blocked_since[q];
+      blocked_since[q] = kNoTime;
+    }
+    if (cursor[q] == begin[q + 1]) {
+      // Its last access waited for a read: it ends when the read completes.
+      done[q] = 1;
+      finish_[q] = ready_at_[q];
+      --remaining;
+      continue;
+    }
+    const Tick slice_end = now_ + config_.quantum_ns;
+    Tick now = now_;
+    bool blocked = false;
+    const std::size_t end = begin[q + 1];
+    std::size_t k = cursor[q];
+    while (k < end) {
+      const std::size_t i = order[k++];
+      now += cpu;
+      if (now >= next_event_) {
+        now_ = now;
+        on_events(policy);
+        now = now_;
+      }
+      const PageId p = pages[i];
+      const auto dirty = static_cast<std::uint8_t>((flags[i] & Trace::kWrite) * page_bits::kDirty);
+      if (bits[p] & page_bits::kResident) {
+        bits[p] = static_cast<std::uint8_t>((bits[p] | page_bits::kReferenced | dirty) &
+                                            ~page_bits::kReadahead);
+        if (traits.needs_hits) policy.on_hit(make_access(i), view());
+      } else {
+        now_ = now;
+        blocked = fault(policy, i);
+        now = now_;
+        if (blocked) break;
+      }
+      if (now >= slice_end) break;
+    }
+    cursor[q] = k;
+    now_ = now;
+    if (blocked) {
+      blocked_since[q] = now_;
+    } else if (k == end) {
+      done[q] = 1;
+      finish_[q] = now_;
+      --remaining;
+    }
+  }
+}
+
+template <class P>
+Result Engine::run(P& policy) {
+  const PolicyTraits traits = policy.traits();
+  if (traits.needs_future) {
+    if (schedule_ == Schedule::kRoundRobin) {
+      throw ConfigError(
+          "policy '" + policy_name_ +
+          "' needs the future of the replay order, which is known in advance only with "
+          "schedule='static'; this trace has " + std::to_string(trace_.num_procs()) +
+          " processes, scheduled round-robin by default (a blocked process lets the others "
+          "run): set schedule='static'");
+    }
+    next_use_ = compute_next_use(trace_);
+    page_next_.assign(trace_.num_pages(), kNever);
+    future_ = true;
+  }
+  policy.reset(trace_.num_pages(), config_.frames);
+  tick_ns_ = traits.tick_ns;
+  next_tick_ = tick_ns_ == 0 ? kNoTime : tick_ns_;
+  next_sample_ = config_.interval_ns == 0 ? kNoTime : config_.interval_ns;
+  set_next_event();
+  if (schedule_ == Schedule::kRoundRobin) {
+    run_round_robin(policy, traits);
+  } else if (trace_.num_procs() > 1) {
+    run_static<P, true>(policy, traits);
+  } else {
+    run_static<P, false>(policy, traits);
   }
   return finish();
 }

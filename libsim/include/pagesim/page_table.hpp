@@ -20,6 +20,8 @@ inline constexpr std::uint8_t kSeen = 8;
 inline constexpr std::uint8_t kInSwap = 16;
 // File-backed page (a copy of the trace's page kind, next to the other bits).
 inline constexpr std::uint8_t kFile = 32;
+// Brought in by swap readahead and not accessed since (cleared by the first hit).
+inline constexpr std::uint8_t kReadahead = 64;
 }  // namespace page_bits
 
 // What a policy may see of the engine's page table: residency, dirty and referenced bits,

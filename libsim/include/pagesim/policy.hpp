@@ -32,8 +32,8 @@ struct PolicyTraits {
 //     hit:   the engine sets the referenced bit (and dirty on a write), then
 //            on_hit(access, view)               only if traits().needs_hits
 //     tick:  on_tick(now, view)                 first, if traits().tick_ns and the virtual
-//                                               clock passed the next tick (at most one per
-//                                               access)
+//                                               clock (CPU time plus IO waits) passed the
+//                                               next tick (at most one per access)
 //     fault: if no frame is free (or free frames are at or below the low watermark):
 //              select_victims(want, view, out)  out is empty on entry; append up to want
 //                                               resident, distinct pages (at least one when
@@ -41,6 +41,12 @@ struct PolicyTraits {
 //                                               faulting page (not yet resident)
 //              on_evict(page, view)             for each victim, in order, after the engine
 //                                               has evicted it (view shows it non-resident)
+//            readahead: on a swap-in with page_cluster > 0, the engine also brings in the
+//            non-resident pages of the slots around the faulting one (see engine.hpp); for
+//            each, in slot order: on_fault(ra, view) with ra.readahead = true, ra.page that
+//            page, ra.index the faulting access, ra.write false, the page resident, clean and
+//            NOT referenced. A policy that ignores the flag treats it as a fault, which is
+//            sane (the page is resident and must be evictable).
 //            the engine makes the page resident with the referenced bit set (dirty on a
 //            write), then
 //            on_fault(access, view)

@@ -2,15 +2,20 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "pagesim/device.hpp"
 
 namespace pagesim {
 
 // Event counts of a run, overall or for one process.
 //   accesses = hits + faults, faults = minor_faults + major_faults,
 //   major_faults = swap_ins + file_reads + zero_refills,
-//   evictions = evictions_clean + evictions_dirty, evictions_dirty = swap_outs + file_writes.
+//   evictions = evictions_clean + evictions_dirty, evictions_dirty = swap_outs + file_writes,
+//   readahead_used + readahead_wasted <= readahead_pages (the rest is resident, unused, at the
+//   end). Readahead pages are not faults; a later access to one is a hit.
 struct Counters {
   std::uint64_t accesses = 0;
   std::uint64_t hits = 0;
@@ -33,6 +38,12 @@ struct Counters {
   std::uint64_t swap_outs = 0;
   // Dirty file evictions: writes back to the file.
   std::uint64_t file_writes = 0;
+  // Pages brought in by swap readahead (page_cluster), not by a fault of their own.
+  std::uint64_t readahead_pages = 0;
+  // Readahead pages accessed (a hit) before their eviction.
+  std::uint64_t readahead_used = 0;
+  // Readahead pages evicted without having been accessed.
+  std::uint64_t readahead_wasted = 0;
 
   Counters& operator+=(const Counters& other);
   bool operator==(const Counters& other) const;
@@ -55,6 +66,9 @@ struct Counters {
     f("evictions_dirty", &Counters::evictions_dirty);
     f("swap_outs", &Counters::swap_outs);
     f("file_writes", &Counters::file_writes);
+    f("readahead_pages", &Counters::readahead_pages);
+    f("readahead_used", &Counters::readahead_used);
+    f("readahead_wasted", &Counters::readahead_wasted);
   }
   // Calls f(name, value) for every counter.
   template <class F>
@@ -62,6 +76,28 @@ struct Counters {
     for_each_field([&](const char* name, auto member) { f(name, this->*member); });
   }
 };
+
+// Times of one process, or of the run, as /usr/bin/time reports them (virtual nanoseconds).
+struct ProcTime {
+  // From the start of the run to the process's last access (run: the last process's).
+  Tick elapsed_ns = 0;
+  // CPU time of its accesses (accesses * cpu_ns).
+  Tick user_ns = 0;
+  // CPU time of the kernel on its behalf: zram (de)compression.
+  Tick sys_ns = 0;
+  // Time blocked on the swap device: reads of its major faults, waits for room in the queue.
+  Tick iowait_ns = 0;
+
+  template <class F>
+  static void for_each_field(F&& f) {
+    f("elapsed_ns", &ProcTime::elapsed_ns);
+    f("user_ns", &ProcTime::user_ns);
+    f("sys_ns", &ProcTime::sys_ns);
+    f("iowait_ns", &ProcTime::iowait_ns);
+  }
+};
+
+struct Vmstat;  // pagesim/timing.hpp (Eigen)
 
 struct Result {
   std::string policy;
@@ -72,6 +108,16 @@ struct Result {
   std::vector<std::uint64_t> proc_pids;
   // Swap slots in use at the end (copies kept by the swap cache included).
   std::uint64_t swap_slots_used = 0;
+  // Virtual time: the run (elapsed = the last process's end; user, sys and IO wait summed over
+  // processes) and each process (indexed like per_proc).
+  ProcTime time;
+  std::vector<ProcTime> per_proc_time;
+  // Swap device: preset name, scheduling of processes, what the device did.
+  std::string device;
+  std::string schedule;
+  DeviceStats device_stats;
+  // Time series at interval_ns; null when interval_ns = 0.
+  std::shared_ptr<const Vmstat> vmstat;
 };
 
 }  // namespace pagesim

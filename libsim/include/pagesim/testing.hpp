@@ -59,7 +59,7 @@ struct Report {
 // (hits + faults = accesses, faults = minor + major, evictions = clean + dirty, per-process
 // counters sum to the total), memory never holds more than `frames` pages, a fresh instance
 // with the same parameters gives the same counts (seeded policies included), Belady's MIN
-// faults no more, and batch reclaim between watermarks works.
+// faults no more (both as textbook demand paging: page_cluster=0, schedule='static'), and batch reclaim between watermarks works.
 Report check_conformance(const std::string& name, const PolicyFactory& make,
                          const ConformanceOptions& options = {});
 // The same for a registered policy; also checks that the inlined replay (by name) and the
@@ -84,7 +84,8 @@ std::vector<KnownAnswer> known_answers();
 Report check_known_answers(const std::string& policy = "");
 
 // Counters of each policy on one trace and memory size as an aligned table (policies as rows;
-// `metrics` as columns, all counters when empty).
+// `metrics` as columns, all counters when empty). When a prescient policy is among them and
+// `params` has no "schedule", every row runs with schedule='static' (one replay order).
 std::string comparison_table(const Trace& trace, std::int64_t frames,
                              const std::vector<std::string>& policies,
                              const std::vector<std::string>& metrics = {},

@@ -9,7 +9,8 @@ namespace pagesim {
 using PageId = std::uint32_t;
 // Dense id of a process in a trace: 0..num_procs-1 (the original pid is kept beside it).
 using ProcId = std::uint32_t;
-// Position of an access in the replay order.
+// Index of an access in the trace's columns. With schedule=round_robin, accesses are
+// replayed in another order than their indices (each process in its own order).
 using AccessIndex = std::uint64_t;
 // Virtual time in nanoseconds.
 using Tick = std::uint64_t;
@@ -30,6 +31,9 @@ struct Access {
   // Index of the next access to the same page, or kNever. Filled only for policies whose
   // traits say needs_future; kNever otherwise.
   std::uint32_t next_use = kNever;
+  // The page was brought in by swap readahead (page_cluster) during the fault of access
+  // `index` (of another page): resident, not referenced, not dirty. See policy.hpp.
+  bool readahead = false;
 };
 
 }  // namespace pagesim

@@ -1,0 +1,170 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pagesim/params.hpp"
+#include "pagesim/types.hpp"
+
+namespace pagesim {
+
+enum class DeviceKind : std::uint8_t {
+  kNone,  // zero cost: counts only
+  kHdd,   // rotating disk: command overhead, seek by distance, rotational latency, transfer
+  kSsd,   // flash: per-request latency (read, write) + transfer, no seeks
+  kZram,  // compressed RAM: CPU time of (de)compression per page, charged to the process
+};
+
+enum class IoScheduler : std::uint8_t {
+  kFifo,          // in submission order
+  kElevator,      // C-LOOK: the lowest position at or after the head, then wrap around
+  kReadPriority,  // queued reads go before queued writes (each class in submission order)
+};
+
+// Swap device parameters: a named preset (key "device") whose every figure can be overridden
+// by its own key. Times in the units of the key names.
+struct DeviceConfig {
+  std::string name = "none";
+  DeviceKind kind = DeviceKind::kNone;
+  // HDD. seek(d) = track_seek + (seek - track_seek) * sqrt(d / span) * 15/8 for a head
+  // movement of d > 0 pages over a device of `span` pages: 15/8 = 1 / E[sqrt|x - y|] for x, y
+  // uniform on [0, 1], so that the average random seek is `seek_ms`. A request that starts
+  // where the previous one ended (d = 0) pays neither seek nor rotational latency.
+  double overhead_ms = 0;
+  double seek_ms = 0;
+  double track_seek_ms = 0;
+  double rotation_ms = 0;
+  // HDD and SSD: sustained transfer rate, MB/s (10^6 bytes per second).
+  double transfer_mb_s = 0;
+  // SSD: latency of one read / write request.
+  double read_us = 0;
+  double write_us = 0;
+  // zram: CPU time to compress (swap-out) / decompress (swap-in) one page, and the
+  // compression ratio (stored bytes = pages * page size / ratio).
+  double compress_us = 0;
+  double decompress_us = 0;
+  double compression_ratio = 1;
+  // Request queue (HDD and SSD).
+  IoScheduler scheduler = IoScheduler::kElevator;
+  // Adjacent requests of one direction merge up to this many pages (Linux 2.6 IDE
+  // max_sectors 256 = 128 KiB = 32 pages).
+  std::size_t max_request_pages = 32;
+  // A writer waits for a free place while this many requests are queued (Linux nr_requests).
+  std::size_t queue_depth = 128;
+
+  // The preset of that name; throws ConfigError listing the presets.
+  static DeviceConfig preset(std::string_view name);
+  // Keys: device, device_overhead_ms, device_seek_ms, device_track_seek_ms,
+  // device_rotation_ms, device_transfer_mb_s, device_read_us, device_write_us,
+  // device_compress_us, device_decompress_us, device_compression_ratio, io_scheduler,
+  // io_max_request_pages, io_queue_depth.
+  static DeviceConfig from_params(const Params& params);
+  static std::vector<std::string> preset_names();
+};
+
+// What the device did in a run.
+struct DeviceStats {
+  std::uint64_t reads = 0;          // read requests served (after merging)
+  std::uint64_t writes = 0;         // write requests served (after merging)
+  std::uint64_t pages_read = 0;
+  std::uint64_t pages_written = 0;
+  std::uint64_t merges = 0;         // submissions merged into a queued request
+  std::uint64_t seeks = 0;          // requests that moved the head (HDD)
+  std::uint64_t seek_distance = 0;  // total head movement, pages (HDD)
+  std::uint64_t busy_ns = 0;        // time spent serving requests
+  std::uint64_t queue_full_waits = 0;  // writes that waited for room in the queue
+  // zram: RAM holding the compressed pages at the end (slots in use * page size / ratio).
+  std::uint64_t stored_bytes = 0;
+
+  template <class F>
+  static void for_each_field(F&& f) {
+    f("reads", &DeviceStats::reads);
+    f("writes", &DeviceStats::writes);
+    f("pages_read", &DeviceStats::pages_read);
+    f("pages_written", &DeviceStats::pages_written);
+    f("merges", &DeviceStats::merges);
+    f("seeks", &DeviceStats::seeks);
+    f("seek_distance", &DeviceStats::seek_distance);
+    f("busy_ns", &DeviceStats::busy_ns);
+    f("queue_full_waits", &DeviceStats::queue_full_waits);
+    f("stored_bytes", &DeviceStats::stored_bytes);
+  }
+};
+
+inline constexpr ProcId kNoProc = ~ProcId{0};
+inline constexpr Tick kNoTime = ~Tick{0};
+
+// A swap device with a request queue, served one request at a time. Positions are in pages:
+// swap slot s is at s, file pages after the swap area. Requests submitted at one instant are
+// all queued (and merged) before any of them starts: the caller submits a batch, then calls
+// advance(now) ("unplug").
+//
+// Time is advanced lazily: advance(t) starts, in scheduler order, every queued request the
+// device would have started by time t. A request's completion time is known when it starts;
+// the device then writes it to wakeup[p] for every process p waiting for it.
+class SwapDevice {
+ public:
+  SwapDevice(const DeviceConfig& config, std::uint64_t span_pages, std::uint32_t page_size,
+             std::vector<Tick>* wakeup);
+
+  const DeviceConfig& config() const { return config_; }
+  // Requests take time on the device (HDD, SSD).
+  bool queued_device() const {
+    return config_.kind == DeviceKind::kHdd || config_.kind == DeviceKind::kSsd;
+  }
+
+  // Queues one page of IO at `position`, submitted at `now` (not before the last advance).
+  // `waiter` is a process that blocks until it completes, or kNoProc.
+  void submit(std::uint64_t position, bool write, Tick now, ProcId waiter = kNoProc);
+  // Starts every request the device would have started by time t.
+  void advance(Tick t);
+  // Starts the next queued request when the device becomes free; returns its start time,
+  // or kNoTime if nothing is queued.
+  Tick start_next();
+  void drain() {
+    while (start_next() != kNoTime) {
+    }
+  }
+  std::size_t queued() const { return queue_.size(); }
+  // When the device is (or was last) free to start the next request.
+  Tick free_at() const { return free_at_; }
+  // Busy time in [0, t), for t not before the start of the last started request.
+  Tick busy_until(Tick t) const;
+  // Service time of a request of `pages` pages at `position` with the head at `head`.
+  Tick service_ns(std::uint64_t position, std::uint32_t pages, bool write, std::uint64_t head) const;
+  double seek_ms(std::uint64_t distance) const;
+  std::uint64_t head() const { return head_; }
+  std::uint64_t span() const { return span_; }
+  // zram: CPU time of one page.
+  Tick zram_ns(bool write) const;
+
+  const DeviceStats& stats() const { return stats_; }
+  DeviceStats& stats() { return stats_; }
+
+ private:
+  struct Request {
+    std::uint64_t start;
+    std::uint32_t pages;
+    bool write;
+    // First process waiting for it; the others follow through next_waiter_ (a process waits
+    // for at most one request): no allocation per request.
+    ProcId waiters;
+  };
+  std::size_t pick() const;
+
+  DeviceConfig config_;
+  std::uint64_t span_;
+  double transfer_ns_;
+  std::vector<Tick>* wakeup_;
+  std::vector<Request> queue_;
+  std::vector<ProcId> next_waiter_;
+  std::uint64_t head_ = 0;
+  Tick free_at_ = 0;
+  Tick current_start_ = 0;
+  DeviceStats stats_;
+};
+
+}  // namespace pagesim

@@ -1,0 +1,250 @@
+#include "pagesim/device.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "pagesim/error.hpp"
+
+namespace pagesim {
+namespace {
+
+struct Preset {
+  const char* name;
+  DeviceConfig config;
+};
+
+std::vector<Preset> make_presets() {
+  std::vector<Preset> out;
+  DeviceConfig none;
+  out.push_back({"none", none});
+
+  // 2002 IDE 7200 rpm disk, after the IBM Deskstar 120GXP data sheet (reference/
+  // linux-reclaim.md section 4): average read seek 8.2-8.5 ms (8.5 taken), command overhead
+  // 0.3 ms, average rotational latency 4.17 ms (half a turn at 7200 rpm), track-to-track
+  // ~1 ms, sustained transfer 25-48 MB/s (30 MB/s taken, [unverified]).
+  DeviceConfig hdd;
+  hdd.name = "hdd-2002";
+  hdd.kind = DeviceKind::kHdd;
+  hdd.overhead_ms = 0.3;
+  hdd.seek_ms = 8.5;
+  hdd.track_seek_ms = 1.0;
+  hdd.rotation_ms = 4.17;
+  hdd.transfer_mb_s = 30;
+  out.push_back({"hdd-2002", hdd});
+
+  // 5400 rpm laptop disk (reference section 4): 12 ms average seek, 5.5 ms average rotational
+  // latency. Track-to-track 1.5 ms, overhead 0.5 ms and 20 MB/s are typical figures of such
+  // drives [approximate].
+  DeviceConfig laptop = hdd;
+  laptop.name = "hdd-laptop";
+  laptop.overhead_ms = 0.5;
+  laptop.seek_ms = 12;
+  laptop.track_seek_ms = 1.5;
+  laptop.rotation_ms = 5.5;
+  laptop.transfer_mb_s = 20;
+  out.push_back({"hdd-laptop", laptop});
+
+  // SATA SSD, QD1 4 KiB: ~100 us read, ~50 us write, 250 MB/s sustained (SATA II era)
+  // [approximate].
+  DeviceConfig ssd;
+  ssd.name = "ssd-sata";
+  ssd.kind = DeviceKind::kSsd;
+  ssd.read_us = 100;
+  ssd.write_us = 50;
+  ssd.transfer_mb_s = 250;
+  out.push_back({"ssd-sata", ssd});
+
+  // NVMe (reference section 4): QD1 4 KiB read ~50-100 us (80 taken), cached writes ~10-30 us
+  // (20 taken), 2000 MB/s [approximate].
+  DeviceConfig nvme = ssd;
+  nvme.name = "nvme";
+  nvme.read_us = 80;
+  nvme.write_us = 20;
+  nvme.transfer_mb_s = 2000;
+  out.push_back({"nvme", nvme});
+
+  // zram: LZO on one core of the 2010s compresses ~400 MB/s and decompresses ~1.3 GB/s, so
+  // ~10 us and ~3 us per 4 KiB page; anonymous memory compresses ~2.5:1 [approximate].
+  DeviceConfig zram;
+  zram.name = "zram";
+  zram.kind = DeviceKind::kZram;
+  zram.compress_us = 10;
+  zram.decompress_us = 3;
+  zram.compression_ratio = 2.5;
+  out.push_back({"zram", zram});
+  return out;
+}
+
+const std::vector<Preset>& presets() {
+  static const std::vector<Preset> all = make_presets();
+  return all;
+}
+
+}  // namespace
+
+std::vector<std::string> DeviceConfig::preset_names() {
+  std::vector<std::string> out;
+  for (const auto& p : presets()) out.emplace_back(p.name);
+  return out;
+}
+
+DeviceConfig DeviceConfig::preset(std::string_view name) {
+  for (const auto& p : presets()) {
+    if (name == p.name) return p.config;
+  }
+  std::string list;
+  for (const auto& n : preset_names()) list += (list.empty() ? "" : ", ") + n;
+  throw ConfigError("parameter 'device' = '" + std::string(name) +
+                    "' is not allowed: choose one of " + list);
+}
+
+DeviceConfig DeviceConfig::from_params(const Params& params) {
+  DeviceConfig c = preset(params.get_choice(
+      "device", "none", {"none", "hdd-2002", "hdd-laptop", "ssd-sata", "nvme", "zram"}));
+  constexpr double kMaxMs = 1e6;
+  c.overhead_ms = params.get_double("device_overhead_ms", c.overhead_ms, 0, kMaxMs);
+  c.seek_ms = params.get_double("device_seek_ms", c.seek_ms, 0, kMaxMs);
+  c.track_seek_ms = params.get_double("device_track_seek_ms", c.track_seek_ms, 0, kMaxMs);
+  c.rotation_ms = params.get_double("device_rotation_ms", c.rotation_ms, 0, kMaxMs);
+  c.transfer_mb_s = params.get_double("device_transfer_mb_s", c.transfer_mb_s, 0, 1e9);
+  c.read_us = params.get_double("device_read_us", c.read_us, 0, kMaxMs * 1000);
+  c.write_us = params.get_double("device_write_us", c.write_us, 0, kMaxMs * 1000);
+  c.compress_us = params.get_double("device_compress_us", c.compress_us, 0, kMaxMs * 1000);
+  c.decompress_us = params.get_double("device_decompress_us", c.decompress_us, 0, kMaxMs * 1000);
+  c.compression_ratio =
+      params.get_double("device_compression_ratio", c.compression_ratio, 1, 1000);
+  if (c.kind == DeviceKind::kHdd && c.track_seek_ms > c.seek_ms) {
+    throw ConfigError("parameter 'device_track_seek_ms' = " + std::to_string(c.track_seek_ms) +
+                      " must not exceed 'device_seek_ms' = " + std::to_string(c.seek_ms) +
+                      " (track-to-track is the shortest seek)");
+  }
+  if ((c.kind == DeviceKind::kHdd || c.kind == DeviceKind::kSsd) && c.transfer_mb_s <= 0) {
+    throw ConfigError("parameter 'device_transfer_mb_s' must be above 0 for device '" + c.name +
+                      "'");
+  }
+  const std::string sched =
+      params.get_choice("io_scheduler", "elevator", {"fifo", "elevator", "read_priority"});
+  c.scheduler = sched == "fifo"       ? IoScheduler::kFifo
+                : sched == "elevator" ? IoScheduler::kElevator
+                                      : IoScheduler::kReadPriority;
+  c.max_request_pages = static_cast<std::size_t>(
+      params.get_int("io_max_request_pages", static_cast<std::int64_t>(c.max_request_pages), 1,
+                     1 << 20));
+  c.queue_depth = static_cast<std::size_t>(
+      params.get_int("io_queue_depth", static_cast<std::int64_t>(c.queue_depth), 1, 1 << 20));
+  return c;
+}
+
+SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
+                       std::uint32_t page_size, std::vector<Tick>* wakeup)
+    : config_(config),
+      span_(std::max<std::uint64_t>(span_pages, 1)),
+      transfer_ns_(config.transfer_mb_s > 0 ? page_size * 1e3 / config.transfer_mb_s : 0),
+      wakeup_(wakeup),
+      next_waiter_(wakeup->size(), kNoProc) {
+  queue_.reserve(config.queue_depth + 1);
+}
+
+double SwapDevice::seek_ms(std::uint64_t distance) const {
+  if (distance == 0) return 0;
+  const double frac = std::min(1.0, static_cast<double>(distance) / static_cast<double>(span_));
+  return config_.track_seek_ms + (config_.seek_ms - config_.track_seek_ms) * std::sqrt(frac) * 15.0 / 8.0;
+}
+
+Tick SwapDevice::service_ns(std::uint64_t position, std::uint32_t pages, bool write,
+                            std::uint64_t head) const {
+  double ns = static_cast<double>(pages) * transfer_ns_;
+  if (config_.kind == DeviceKind::kHdd) {
+    ns += config_.overhead_ms * 1e6;
+    const std::uint64_t d = position > head ? position - head : head - position;
+    if (d != 0) ns += (seek_ms(d) + config_.rotation_ms) * 1e6;
+  } else if (config_.kind == DeviceKind::kSsd) {
+    ns += (write ? config_.write_us : config_.read_us) * 1e3;
+  }
+  return static_cast<Tick>(ns + 0.5);  // ns >= 0: rounds half up, as llround
+}
+
+Tick SwapDevice::zram_ns(bool write) const {
+  return static_cast<Tick>(std::llround((write ? config_.compress_us : config_.decompress_us) * 1e3));
+}
+
+void SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter) {
+  if (queue_.empty() && free_at_ < now) free_at_ = now;
+  // Merge with a queued request of the same direction that this page extends (back or
+  // front merge, as the Linux elevators do).
+  for (auto it = queue_.rbegin(); it != queue_.rend(); ++it) {
+    Request& r = *it;
+    if (r.write != write || r.pages >= config_.max_request_pages) continue;
+    if (position == r.start + r.pages || position + 1 == r.start) {
+      if (position + 1 == r.start) r.start = position;
+      ++r.pages;
+      if (waiter != kNoProc) {
+        next_waiter_[waiter] = r.waiters;
+        r.waiters = waiter;
+      }
+      ++stats_.merges;
+      return;
+    }
+  }
+  if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;
+  queue_.push_back(Request{position, 1, write, waiter});
+}
+
+std::size_t SwapDevice::pick() const {
+  switch (config_.scheduler) {
+    case IoScheduler::kFifo:
+      return 0;
+    case IoScheduler::kReadPriority:
+      for (std::size_t k = 0; k < queue_.size(); ++k) {
+        if (!queue_[k].write) return k;
+      }
+      return 0;
+    case IoScheduler::kElevator: {
+      std::size_t ahead = queue_.size(), lowest = 0;
+      for (std::size_t k = 0; k < queue_.size(); ++k) {
+        const std::uint64_t s = queue_[k].start;
+        if (s >= head_ && (ahead == queue_.size() || s < queue_[ahead].start)) ahead = k;
+        if (s < queue_[lowest].start) lowest = k;
+      }
+      return ahead != queue_.size() ? ahead : lowest;
+    }
+  }
+  return 0;
+}
+
+Tick SwapDevice::start_next() {
+  if (queue_.empty()) return kNoTime;
+  const std::size_t k = pick();
+  const Request r = queue_[k];
+  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
+  const Tick start = free_at_;
+  const Tick service = service_ns(r.start, r.pages, r.write, head_);
+  if (config_.kind == DeviceKind::kHdd && r.start != head_) {
+    ++stats_.seeks;
+    stats_.seek_distance += r.start > head_ ? r.start - head_ : head_ - r.start;
+  }
+  head_ = r.start + r.pages;
+  current_start_ = start;
+  free_at_ = start + service;
+  stats_.busy_ns += service;
+  if (r.write) {
+    ++stats_.writes;
+    stats_.pages_written += r.pages;
+  } else {
+    ++stats_.reads;
+    stats_.pages_read += r.pages;
+  }
+  for (ProcId w = r.waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
+  return start;
+}
+
+void SwapDevice::advance(Tick t) {
+  while (!queue_.empty() && free_at_ <= t) start_next();
+}
+
+Tick SwapDevice::busy_until(Tick t) const {
+  if (free_at_ <= t) return stats_.busy_ns;
+  return stats_.busy_ns - (free_at_ - std::max(t, current_start_));
+}
+
+}  // namespace pagesim

@@ -1,0 +1,73 @@
+"""Virtual-time views of a :class:`pagesim.Result`: ``/usr/bin/time`` and ``vmstat``.
+
+Run with a swap device to give IO a cost, e.g.::
+
+    r = pagesim.simulate(trace, "lru", frames=1000, device="hdd-2002")
+    r.time_summary()    # one row per process and one for the whole run
+    r.vmstat()          # one row per interval_ns of virtual time
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from . import _core
+
+__all__ = ["device_presets", "time_summary", "vmstat"]
+
+_NS = 1e-9
+
+
+def device_presets() -> list[str]:
+    """Names accepted by ``device=`` (each figure overridable by ``device_*`` keys)."""
+    return list(_core.device_presets())
+
+
+def time_summary(result: "_core.Result") -> pd.DataFrame:
+    """``/usr/bin/time`` per process and for the whole run.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by pid, plus a last row ``"all"``: ``elapsed_s``, ``user_s``, ``sys_s``,
+        ``iowait_s`` (seconds of virtual time), ``major_faults``, ``minor_faults``,
+        ``swap_ins``, ``swap_outs``. For ``"all"`` elapsed is the last process's end and the
+        other times are sums over processes.
+    """
+    rows = list(result.per_process_time)
+    total = dict(result.time)
+    total["pid"] = "all"
+    rows.append(total)
+    df = pd.DataFrame(rows).set_index("pid")
+    for name in ("elapsed", "user", "sys", "iowait"):
+        df[f"{name}_s"] = df.pop(f"{name}_ns") * _NS
+    return df[["elapsed_s", "user_s", "sys_s", "iowait_s", "major_faults", "minor_faults",
+               "swap_ins", "swap_outs"]]
+
+
+def vmstat(result: "_core.Result") -> pd.DataFrame:
+    """The vmstat-like series, one row per interval (``interval_ns``, default one second).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``time_s`` (end of the interval; the last row may be a partial interval
+        ending with the run): ``resident_<pid>`` (pages of each process, at the end of the
+        interval), ``free_frames``, and for the interval ``faults``, ``major_faults``,
+        ``swap_ins``, ``swap_outs`` and ``device_busy`` (fraction of the interval the swap
+        device was busy). Empty when the run had ``interval_ns=0``.
+    """
+    arrays = result.vmstat_arrays
+    if arrays is None:
+        return pd.DataFrame()
+    data = {}
+    pids = [p["pid"] for p in result.per_process]
+    for k, pid in enumerate(pids):
+        data[f"resident_{pid}"] = arrays["resident"][:, k]
+    for name in ("free_frames", "faults", "major_faults", "swap_ins", "swap_outs", "device_busy"):
+        data[name] = arrays[name]
+    df = pd.DataFrame(data, index=pd.Index(arrays["time_ns"] * _NS, name="time_s"))
+    return df
+
+
+_core.Result.time_summary = time_summary
+_core.Result.vmstat = vmstat

@@ -1,0 +1,198 @@
+// Device cost model, worked out by hand. hdd-2002: overhead 0.3 ms, average seek 8.5 ms,
+// track-to-track 1 ms, rotational latency 4.17 ms, 30 MB/s, so one 4 KiB page transfers in
+// 4096 B / 30e6 B/s = 136533.33 ns; seek(d) = 1 + 7.5 * sqrt(d / span) * 15/8 ms.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "helpers.hpp"
+#include "pagesim/device.hpp"
+
+namespace pagesim::test {
+namespace {
+
+DeviceConfig hdd(IoScheduler s = IoScheduler::kFifo) {
+  DeviceConfig c = DeviceConfig::preset("hdd-2002");
+  c.scheduler = s;
+  return c;
+}
+
+TEST_CASE("two reads at distant slots cost two seeks") {
+  std::vector<Tick> wakeup(2, kNoTime);
+  SwapDevice dev(hdd(), 1024, 4096, &wakeup);
+  // Head at 0. Read slot 256 (d = 256 = span/4: seek = 1 + 7.5 * 0.5 * 1.875 = 8.03125 ms),
+  // then slot 1 (head at 257 after the first: d = 256 again).
+  dev.submit(256, false, 0, 0);
+  dev.submit(1, false, 0, 1);
+  dev.advance(0);
+  // 0.3 + 8.03125 + 4.17 ms + 136533.33 ns = 12637783.33 ns -> 12637783.
+  CHECK(wakeup[0] == 12637783);
+  CHECK(wakeup[1] == kNoTime);  // not started yet
+  dev.drain();
+  CHECK(wakeup[1] == 2 * 12637783);
+  CHECK(dev.stats().reads == 2);
+  CHECK(dev.stats().seeks == 2);
+  CHECK(dev.stats().seek_distance == 512);
+  CHECK(dev.stats().busy_ns == 2 * 12637783);
+}
+
+TEST_CASE("eight contiguous reads cost one seek plus eight transfers") {
+  std::vector<Tick> wakeup(1, kNoTime);
+  SwapDevice dev(hdd(), 1024, 4096, &wakeup);
+  for (std::uint64_t s = 256; s < 264; ++s) dev.submit(s, false, 0, s == 259 ? 0 : kNoProc);
+  dev.advance(0);
+  // One request: 0.3 + 8.03125 + 4.17 ms + 8 * 136533.33 ns = 13593516.67 ns -> 13593517.
+  CHECK(wakeup[0] == 13593517);
+  CHECK(dev.stats().reads == 1);
+  CHECK(dev.stats().pages_read == 8);
+  CHECK(dev.stats().merges == 7);
+  CHECK(dev.stats().seeks == 1);
+  CHECK(dev.head() == 264);
+}
+
+TEST_CASE("schedulers: fifo keeps order, elevator sweeps up, read_priority serves reads first") {
+  const auto order = [](IoScheduler s) {
+    std::vector<Tick> wakeup(3, kNoTime);
+    SwapDevice dev(hdd(s), 1024, 4096, &wakeup);
+    dev.submit(500, true, 0);      // write
+    dev.submit(700, false, 0, 0);  // read A
+    dev.submit(100, false, 0, 1);  // read B
+    dev.submit(600, true, 0);      // write
+    dev.drain();
+    return std::make_pair(wakeup[0] < wakeup[1], dev.stats().seek_distance);
+  };
+  // fifo: 0 -> 500 -> 700 -> 100 -> 600: 500 + 199 + 601 + 499 = 1799 (head ends one past).
+  CHECK(order(IoScheduler::kFifo) == std::make_pair(true, std::uint64_t{1799}));
+  // elevator (C-LOOK from 0): 100, 500, 600, 700: 100 + 399 + 99 + 99 = 697; A after B.
+  CHECK(order(IoScheduler::kElevator) == std::make_pair(false, std::uint64_t{697}));
+  // read_priority: reads A, B, then the writes: 700, 100, 500, 600: 700 + 601 + 399 + 99.
+  CHECK(order(IoScheduler::kReadPriority) == std::make_pair(true, std::uint64_t{1799}));
+}
+
+TEST_CASE("every preset on a tiny trace: W1 R2 R1 with one frame") {
+  // 1 frame, no readahead, cpu_ns 100, 4 swap slots (span 4). Accesses at 100, 200, 300.
+  // R2 at 200 evicts dirty 1 -> write of slot 0 submitted at 200 (device idle: starts at 200,
+  // head 0 -> d = 0, no seek). R1 at 300: read of slot 0, queued behind the write; the head
+  // is then at 1 -> d = 1 = span/4 -> sqrt = 0.5. The process waits until the read completes.
+  const Trace t = text("W 1\nR 2\nR 1\n");
+  struct Case {
+    const char* device;
+    Tick elapsed;
+    Tick sys;
+  };
+  const Case cases[] = {
+      {"none", 300, 0},
+      // write 0.3 ms + 136533.33 = 436533; done 436733.
+      // read 0.3 + (1 + 7.5 * 0.5 * 1.875 = 8.03125) + 4.17 ms + 136533.33 = 12637783.
+      {"hdd-2002", 436733 + 12637783, 0},
+      // 20 MB/s: 204800 ns a page. write 0.5 ms + 204800 = 704800; done 705000.
+      // read 0.5 + (1.5 + 10.5 * 0.5 * 1.875 = 11.34375) + 5.5 ms + 204800 = 17548550.
+      {"hdd-laptop", 705000 + 17548550, 0},
+      // 250 MB/s: 16384 ns a page. write 50 us + 16384 = 66384; done 66584; read 116384.
+      {"ssd-sata", 66584 + 116384, 0},
+      // 2000 MB/s: 2048 ns. write 20 us + 2048 = 22048; done 22248; read 82048.
+      {"nvme", 22248 + 82048, 0},
+      // CPU: compress 10 us during R2 (200 -> 10200), R1 at 10300 + decompress 3 us.
+      {"zram", 13300, 13000},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.device);
+    Params p{{"frames", std::int64_t{1}},   {"page_cluster", std::int64_t{0}},
+             {"swap_slots", std::int64_t{4}}, {"device", std::string(c.device)},
+             {"io_scheduler", std::string("fifo")}};
+    const Result r = simulate(t, "lru", p);
+    CHECK(r.device == c.device);
+    CHECK(r.time.elapsed_ns == c.elapsed);
+    CHECK(r.time.user_ns == 300);
+    CHECK(r.time.sys_ns == c.sys);
+    CHECK(r.time.iowait_ns == c.elapsed - 300 - c.sys);
+    CHECK(r.total.swap_outs == 1);
+    CHECK(r.total.swap_ins == 1);
+    if (std::string(c.device) != "none") {
+      CHECK(r.device_stats.writes == 1);
+      CHECK(r.device_stats.reads == 1);
+    }
+    // zram keeps page 1's slot (swap cache): 1 page * 4096 B / ratio 2.5 = 1638.4 -> 1638.
+    CHECK(r.device_stats.stored_bytes == (std::string(c.device) == "zram" ? 1638 : 0));
+  }
+}
+
+TEST_CASE("a readahead window stops at the first free slot") {
+  // 5 frames, LRU, page_cluster 3 (windows of 8 slots), swap_slots 640, hdd-2002, fifo.
+  // Access k (from 1) runs at k * 100 ns.
+  //  W0..W4            minor faults, resident {0 1 2 3 4}, all dirty
+  //  W5 (600)          evicts 0 -> slot 0; the write starts at 600 (head 0, d = 0):
+  //                    0.3 ms + 136533 = 436533 -> busy until 437133
+  //  W6..W9 (700-1000) evict 1..4 -> slots 1..4, queued, merged into one write [1..4]
+  //  R1 (1100)         swap-in of slot 1: window [0, 8): slot 0 (page 0), slot 1 (the fault),
+  //                    slots 2 3 4 (pages 2 3 4), slot 5 is free -> stop. 4 readahead pages
+  //                    + the faulting one need 5 frames: LRU evicts 5 6 7 8 9 (dirty) ->
+  //                    slots 5..9, merged into the queued write [1..9]. Reads [0..4], one
+  //                    request behind it.
+  //                    write [1..9] at 437133: head 1, d = 0: 0.3 ms + 9 * 136533.33 =
+  //                    1528800 -> 1965933.
+  //                    read [0..4]: head 10, d = 10 = 640/64 -> sqrt = 1/8: seek = 1 + 7.5 *
+  //                    0.125 * 1.875 = 2.7578125 ms; 0.3 + 2.7578125 + 4.17 ms + 5 *
+  //                    136533.33 = 7910479.17 -> 7910479 -> done 9876412.
+  //  R0 (9876512)      hit on a readahead page: used.
+  const Trace t = text("W 0\nW 1\nW 2\nW 3\nW 4\nW 5\nW 6\nW 7\nW 8\nW 9\nR 1\nR 0\n");
+  Params p{{"frames", std::int64_t{5}},        {"page_cluster", std::int64_t{3}},
+           {"swap_slots", std::int64_t{640}},    {"device", std::string("hdd-2002")},
+           {"io_scheduler", std::string("fifo")}};
+  const Result r = simulate(t, "lru", p);
+  CHECK(r.total.faults == 11);
+  CHECK(r.total.hits == 1);
+  CHECK(r.total.swap_ins == 1);
+  CHECK(r.total.swap_outs == 10);
+  CHECK(r.total.readahead_pages == 4);
+  CHECK(r.total.readahead_used == 1);    // page 0
+  CHECK(r.total.readahead_wasted == 0);  // 2 3 4 stay resident, unused
+  CHECK(r.device_stats.writes == 2);
+  CHECK(r.device_stats.pages_written == 10);
+  CHECK(r.device_stats.reads == 1);
+  CHECK(r.device_stats.pages_read == 5);
+  CHECK(r.device_stats.merges == 8 + 4);
+  CHECK(r.device_stats.seeks == 1);
+  CHECK(r.device_stats.seek_distance == 10);
+  CHECK(r.device_stats.busy_ns == 436533 + 1528800 + 7910479);
+  CHECK(r.time.elapsed_ns == 9876512);
+  CHECK(r.time.iowait_ns == 9876412 - 1100);
+}
+
+TEST_CASE("readahead pages evicted unused are wasted") {
+  // 2 frames, page_cluster 1 (windows of 2 slots), no device.
+  //  W0 W1           resident {0 1}
+  //  W2              evicts 0 -> slot 0          {1 2}
+  //  W3              evicts 1 -> slot 1          {2 3}
+  //  R0              swap-in slot 0, window [0, 2): slot 1 = page 1 -> readahead; 2 frames
+  //                  needed: LRU evicts 2 (slot 2) and 3 (slot 3)      {1 0}
+  //  W4              evicts LRU: page 1 (readahead, on_fault before 0), unused -> wasted;
+  //                  clean, in swap: no write    {0 4}
+  const Trace t = text("W 0\nW 1\nW 2\nW 3\nR 0\nW 4\n");
+  Params p{{"frames", std::int64_t{2}}, {"page_cluster", std::int64_t{1}}};
+  const Counters c = simulate(t, "lru", p).total;
+  CHECK(c.readahead_pages == 1);
+  CHECK(c.readahead_wasted == 1);
+  CHECK(c.readahead_used == 0);
+  CHECK(c.swap_outs == 4);
+  CHECK(c.evictions == 5);
+  CHECK(c.evictions_clean == 1);
+}
+
+TEST_CASE("device parameters are validated and overridable") {
+  const Trace t = text("R 1\n");
+  const auto with = [&](const char* key, Params::Value v) {
+    Params p{{"frames", std::int64_t{1}}, {"device", std::string("hdd-2002")}};
+    p.set(key, std::move(v));
+    return simulate(t, "lru", p);
+  };
+  CHECK_THROWS_WITH_AS(with("device", std::string("floppy")), doctest::Contains("hdd-2002"), ConfigError);
+  CHECK_THROWS_WITH_AS(with("device_seek_ms", -1.0), doctest::Contains("device_seek_ms"), ConfigError);
+  CHECK_THROWS_WITH_AS(with("device_track_seek_ms", 9.0), doctest::Contains("track-to-track"), ConfigError);
+  CHECK_THROWS_WITH_AS(with("io_scheduler", std::string("cfq")), doctest::Contains("read_priority"), ConfigError);
+  CHECK_THROWS_WITH_AS(with("device_sek_ms", 1.0), doctest::Contains("device_seek_ms"), ConfigError);
+  CHECK(with("device_seek_ms", 20.0).device == "hdd-2002");
+}
+
+}  // namespace
+}  // namespace pagesim::test

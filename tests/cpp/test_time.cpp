@@ -1,0 +1,188 @@
+// Virtual time: several processes, round-robin scheduling, ticks on the virtual clock, the
+// vmstat series, and why read_priority is slower than fifo on a disk.
+#include <doctest/doctest.h>
+
+#include "helpers.hpp"
+#include "pagesim/rng.hpp"
+#include "pagesim/timing.hpp"
+
+namespace pagesim::test {
+namespace {
+
+// Process A (pid 1) reads a file page (a major fault with a read), then 2 anonymous pages;
+// process B (pid 2) touches 15 anonymous pages. Interleaved A B A B A B B B ... in the trace.
+Trace two_procs() {
+  TraceBuilder b;
+  b.add(1, 100, false, PageKind::kFile);
+  b.add(2, 0, false);
+  b.add(1, 1, false);
+  b.add(2, 1, false);
+  b.add(1, 2, false);
+  for (std::uint64_t v = 2; v < 15; ++v) b.add(2, v, false);
+  return std::move(b).build();
+}
+
+Params two_proc_params() {
+  // A read costs 2 us + 4096 B / 4096 MB/s = 2000 + 1000 ns = 3000 ns.
+  return Params{{"frames", std::int64_t{100}},
+                {"device", std::string("nvme")},
+                {"device_read_us", 2.0},
+                {"device_transfer_mb_s", 4096.0},
+                {"cpu_ns", std::int64_t{100}},
+                {"quantum_ns", std::int64_t{1000}}};
+}
+
+TEST_CASE("two processes: one blocks on a read, the other runs") {
+  // Round-robin, quantum 1000 ns = 10 accesses:
+  //   t=0    A runs: its first access at 100 faults on the file page; read 100 -> 3100.
+  //   t=100  B runs 10 accesses (200 .. 1100), the quantum ends at 1100.
+  //   t=1100 A still blocked; B runs its last 5 (1200 .. 1600) and ends at 1600.
+  //   t=1600 nothing runnable: the CPU idles until A's read completes at 3100.
+  //   t=3100 A runs its last 2 accesses (3200, 3300) and ends.
+  // Elapsed 3300: A user 300, IO wait 3000; B user 1500, IO wait 0, ends at 1600.
+  const Trace t = two_procs();
+  const Result r = simulate(t, "lru", two_proc_params());
+  CHECK(r.schedule == "round_robin");
+  CHECK(r.time.elapsed_ns == 3300);
+  REQUIRE(r.per_proc_time.size() == 2);
+  CHECK(r.per_proc_time[0].elapsed_ns == 3300);
+  CHECK(r.per_proc_time[0].user_ns == 300);
+  CHECK(r.per_proc_time[0].iowait_ns == 3000);
+  CHECK(r.per_proc_time[1].elapsed_ns == 1600);
+  CHECK(r.per_proc_time[1].user_ns == 1500);
+  CHECK(r.per_proc_time[1].iowait_ns == 0);
+  CHECK(r.total.major_faults == 1);
+  CHECK(r.total.file_reads == 1);
+
+  // Static (trace) order: everything waits for the read: A1 at 100 -> 3100, then the 17
+  // other accesses at 3200 .. 4800. B's last access is the last one.
+  Params p = two_proc_params();
+  p.set("schedule", std::string("static"));
+  const Result s = simulate(t, "lru", p);
+  CHECK(s.schedule == "static");
+  CHECK(s.time.elapsed_ns == 4800);
+  CHECK(s.per_proc_time[0].elapsed_ns == 3100 + 4 * 100);  // A's last access is the 5th
+  CHECK(s.per_proc_time[0].iowait_ns == 3000);
+  CHECK(s.per_proc_time[1].elapsed_ns == 4800);
+}
+
+TEST_CASE("an empty trace takes no time") {
+  const Trace t = TraceBuilder().build();
+  const Result r = simulate(t, "lru", Params{{"frames", std::int64_t{4}}, {"device", std::string("hdd-2002")}});
+  CHECK(r.time.elapsed_ns == 0);
+  CHECK(r.total.accesses == 0);
+}
+
+TEST_CASE("a prescient policy needs the static order") {
+  const Trace t = two_procs();
+  CHECK_THROWS_WITH_AS(simulate(t, "belady", two_proc_params()),
+                       doctest::Contains("schedule='static'"), ConfigError);
+  Params p = two_proc_params();
+  p.set("schedule", std::string("static"));
+  CHECK(simulate(t, "belady", p).total.faults == 18);
+}
+
+// Counts on_tick calls and their times.
+class Ticker final : public Policy {
+ public:
+  PolicyTraits traits() const override {
+    PolicyTraits t;
+    t.tick_ns = 1000;
+    return t;
+  }
+  void reset(std::size_t, std::size_t) override {}
+  void on_fault(const Access& a, PageTableView) override { pages.push_back(a.page); }
+  void select_victims(std::size_t, PageTableView, VictimList& out) override {
+    out.push_back(pages.front());
+    pages.erase(pages.begin());
+  }
+  void on_tick(Tick now, PageTableView) override { ticks.push_back(now); }
+  std::vector<PageId> pages;
+  std::vector<Tick> ticks;
+};
+
+TEST_CASE("on_tick follows the virtual clock, IO waits included") {
+  // Single process, cpu 100: R1 at 100 is a file read (3000 ns) -> 3100; accesses 2..5 at
+  // 3200 .. 3500. The clock passed 1000, 2000 and 3000 during the wait: one tick at the next
+  // access (3200; at most one per access), the next tick due at 4000 is never reached.
+  TraceBuilder b;
+  b.add(1, 1, false, PageKind::kFile);
+  for (std::uint64_t v = 2; v < 6; ++v) b.add(1, v, false);
+  const Trace t = std::move(b).build();
+  Ticker ticker;
+  const Result r = simulate(t, ticker, two_proc_params(), "ticker");
+  CHECK(r.time.elapsed_ns == 3500);
+  CHECK(ticker.ticks == std::vector<Tick>{3200});
+}
+
+TEST_CASE("vmstat rows: counts per interval, state at the end of each") {
+  // Same run as above with interval 1000: rows at 1000, 2000, 3000 (the wait) and a last
+  // partial one at 3500. The fault at 100 falls in the first; accesses 2..5 in the last.
+  TraceBuilder b;
+  b.add(1, 1, false, PageKind::kFile);
+  for (std::uint64_t v = 2; v < 6; ++v) b.add(1, v, false);
+  const Trace t = std::move(b).build();
+  Params p = two_proc_params();
+  p.set("interval_ns", std::int64_t{1000});
+  const Result r = simulate(t, "lru", p);
+  REQUIRE(r.vmstat);
+  const Vmstat& vm = *r.vmstat;
+  REQUIRE(vm.rows() == 4);
+  CHECK(vm.time_ns(0) == 1000);
+  CHECK(vm.time_ns(3) == 3500);
+  CHECK(vm.faults(0) == 1);
+  CHECK(vm.major_faults(0) == 1);
+  CHECK(vm.faults(1) == 0);
+  CHECK(vm.faults(3) == 4);
+  CHECK(vm.resident(0, 0) == 1);
+  CHECK(vm.resident(3, 0) == 5);
+  CHECK(vm.free_frames(3) == 95);
+  // The read (100 .. 3100) keeps the device busy 900 of the first 1000 ns, all of the next
+  // two intervals, 100 ns of the last 500.
+  CHECK(vm.device_busy(0) == doctest::Approx(0.9));
+  CHECK(vm.device_busy(1) == doctest::Approx(1.0));
+  CHECK(vm.device_busy(3) == doctest::Approx(0.2));
+  Params off = p;
+  off.set("interval_ns", std::int64_t{0});
+  CHECK_FALSE(simulate(t, "lru", off).vmstat);
+}
+
+// Process A (pid 2) writes its 512 pages, then reads them at random; process B (pid 1)
+// streams writes over 2048 new pages. 512 frames, batch reclaim of 32 pages (watermarks
+// 8/40), LRU, hdd-2002, quantum 1 us. B's swap-outs are consecutive slots, written as long
+// merged requests; A's reads are scattered.
+Trace reader_and_streamer() {
+  TraceBuilder b;
+  Rng rng(5);
+  for (std::uint64_t v = 0; v < 512; ++v) b.add(2, v, true);
+  for (std::uint64_t k = 0; k < 2048; ++k) {
+    b.add(1, k, true);
+    b.add(2, rng.below(512), false);
+  }
+  return std::move(b).build();
+}
+
+TEST_CASE("read_priority is slower than fifo on a disk: reads break the write stream") {
+  const Trace t = reader_and_streamer();
+  const auto run_with = [&](const char* scheduler) {
+    Params p{{"frames", std::int64_t{512}},         {"device", std::string("hdd-2002")},
+             {"io_scheduler", std::string(scheduler)}, {"low_watermark", std::int64_t{8}},
+             {"high_watermark", std::int64_t{40}},     {"quantum_ns", std::int64_t{1000}}};
+    return simulate(t, "lru", p);
+  };
+  const Result fifo = run_with("fifo");
+  const Result rp = run_with("read_priority");
+  // The same paging in both...
+  CHECK(rp.total.major_faults == fifo.total.major_faults);
+  CHECK(rp.total.swap_outs == fifo.total.swap_outs);
+  CHECK(rp.device_stats.pages_written == fifo.device_stats.pages_written);
+  // ...but with reads served first, the head leaves the write stream for every read and
+  // comes back: more seeks, longer ones, more busy time, a later end.
+  CHECK(rp.device_stats.seeks > fifo.device_stats.seeks);
+  CHECK(rp.device_stats.seek_distance > fifo.device_stats.seek_distance);
+  CHECK(rp.device_stats.busy_ns > fifo.device_stats.busy_ns);
+  CHECK(rp.time.elapsed_ns > fifo.time.elapsed_ns);
+}
+
+}  // namespace
+}  // namespace pagesim::test
