@@ -11,7 +11,8 @@ using namespace pagesim;
 namespace {
 
 // hog (pid 1) writes 512 pages in a cycle, the interactive program (pid 2) reads its 32 file
-// pages 20 times, 300 hog accesses apart; 256 frames. Processes are looked up by pid.
+// pages 20 times, 300 hog accesses apart; 256 frames; in trace order, demand paging
+// (testing::textbook). Processes are looked up by pid.
 const Counters& of(const Result& r, std::uint64_t pid) {
   for (std::size_t k = 0; k < r.proc_pids.size(); ++k) {
     if (r.proc_pids[k] == pid) return r.per_proc[k];
@@ -21,7 +22,7 @@ const Counters& of(const Result& r, std::uint64_t pid) {
 
 Result run(const std::string& policy) {
   static const Trace t = testing::hog_and_interactive();
-  return simulate(t, policy, Params{{"frames", std::int64_t{256}}});
+  return simulate(t, policy, testing::textbook({{"frames", std::int64_t{256}}}));
 }
 
 }  // namespace
@@ -51,7 +52,8 @@ TEST_CASE("process-aware aging keeps the sleeping program's pages: 32 major faul
   CHECK(of(run("lru"), 1).faults == 6000);
   MESSAGE(testing::comparison_table(testing::hog_and_interactive(), 256,
                                     {"lru", "active_inactive", "rmap_aging", "process_aware_aging"},
-                                    {"faults", "major_faults", "file_reads", "swap_outs"}));
+                                    {"faults", "major_faults", "file_reads", "swap_outs"},
+                                    testing::textbook()));
 }
 
 TEST_CASE("the fault-rate penalty trims the hog instead of the interactive program") {

@@ -39,6 +39,8 @@ from .traces import convert, generate, interleave
 from . import timing  # adds Result.time_summary() and Result.vmstat()
 
 __all__ = [
+    "TEXTBOOK",
+    "textbook",
     "convert",
     "generate",
     "interleave",
@@ -132,6 +134,18 @@ def as_trace(trace: TraceLike) -> Trace:
     if isinstance(trace, np.ndarray):
         return Trace.from_arrays(trace)
     raise ConfigError(f"trace must be a pagesim.Trace, a path or a numpy array, got {type(trace).__name__}")
+
+
+#: Engine settings of textbook demand paging in trace order: no swap readahead and the
+#: trace's own interleaving of processes. Hand-derived counts, Belady's MIN, the prescient
+#: bracket and one-pass miss-ratio curves assume them; the engine's defaults (readahead of 8
+#: slots, round-robin scheduling of several processes) model a kernel instead.
+TEXTBOOK = {"page_cluster": 0, "schedule": "static"}
+
+
+def textbook(**params: Any) -> dict:
+    """``params`` completed with :data:`TEXTBOOK` where they say nothing else."""
+    return {**TEXTBOOK, **params}
 
 
 def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: int,

@@ -14,15 +14,13 @@ import os
 import pagesim
 from . import prescient
 
-# Demand paging (no swap readahead), as the prescient policies and the lower bound assume.
-ENGINE = {"page_cluster": 0}
 
 
 def run(mib: int = 32, seed: int = 1) -> tuple:
     """The trace, its memory size (array / 1.5), the table and the verdict."""
     trace = pagesim.generate("qsbench", mib=mib, procs=1, seed=seed)
     frames = int(trace.num_pages / 1.5)
-    df, verdict = prescient.headline_table(trace, frames, **ENGINE)
+    df, verdict = prescient.headline_table(trace, frames)
     return trace, frames, df, verdict
 
 
@@ -49,7 +47,7 @@ def main(args: argparse.Namespace) -> int:
         import matplotlib
         matplotlib.use("Agg")
         sizes = [int(trace.num_pages / d) for d in (2.0, 1.75, 1.5, 1.25)]
-        curve = prescient.prescient_ratio(trace, policies=list(df.policy), frames=sizes, **ENGINE)
+        curve = prescient.prescient_ratio(trace, policies=list(df.policy), frames=sizes)
         ax = prescient.plot_prescient_ratio(curve)
         ax.set_title(f"qsbench -m {args.mib}: swap-outs / prescient optimum")
         os.makedirs(os.path.dirname(args.plot) or ".", exist_ok=True)

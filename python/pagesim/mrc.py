@@ -74,13 +74,13 @@ def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[
         (``one-pass`` or ``simulation``).
     """
     import pandas as pd
-    from . import simulate
+    from . import TEXTBOOK, simulate, textbook
     t = _trace(trace)
     n = len(t)
     sizes = None if frames is None else [int(f) for f in frames]
     rows = []
     for policy in policies:
-        if policy in ("lru", "belady") and not params:
+        if policy in ("lru", "belady") and textbook(**params) == TEXTBOOK:
             curve = lru_mrc(t) if policy == "lru" else opt_mrc(t)
             wanted = range(1, len(curve)) if sizes is None else sizes
             for f in wanted:
@@ -90,7 +90,7 @@ def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[
         if sizes is None:
             raise _core.ConfigError(f"policy {policy!r} is not a stack algorithm: give frames=[...] to simulate it")
         for f in sizes:
-            faults = int(simulate(t, policy, frames=f, **params)["faults"])
+            faults = int(simulate(t, policy, frames=f, **textbook(**params))["faults"])
             rows.append((policy, f, faults, faults / n if n else 0.0, "simulation"))
     return pd.DataFrame(rows, columns=["policy", "frames", "faults", "miss_ratio", "method"])
 

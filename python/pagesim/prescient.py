@@ -100,7 +100,8 @@ def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIEN
         ``best_policy``; ``min_major_faults`` (Belady's MIN, the fewest major faults any
         policy can have); ``heuristics``: name -> swap-outs.
     """
-    from . import simulate
+    from . import simulate, textbook
+    params = textbook(**params)
     t = _trace(trace)
     names = list(prescient)
     if not names:
@@ -132,7 +133,8 @@ def prescient_ratio(trace, *, policies: Sequence[str] = ("lru", "clock", "random
     prescient
         Prescient policies whose best (fewest swap-outs) is the bracket's upper end.
     **params
-        Engine settings for every run (e.g. ``page_cluster=0`` for demand paging).
+        Engine settings for every run, completed with :data:`pagesim.TEXTBOOK` (demand
+        paging in trace order), the setting in which the bracket is proven.
 
     Returns
     -------
@@ -144,7 +146,8 @@ def prescient_ratio(trace, *, policies: Sequence[str] = ("lru", "clock", "random
         ``major_fault_ratio``. Ratios are inf when only the denominator is 0, NaN when both.
     """
     import pandas as pd
-    from . import simulate
+    from . import simulate, textbook
+    params = textbook(**params)
     t = _trace(trace)
     rows = []
     for f in _frames_list(frames):

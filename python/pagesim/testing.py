@@ -1,6 +1,7 @@
 """Testing kit for a new reclaim heuristic, pytest-friendly.
 
-The same checks the built-in policies pass, runnable on a policy of your own (a registered
+Every run is textbook demand paging in trace order (:data:`pagesim.TEXTBOOK`) unless the
+parameters say otherwise. The same checks the built-in policies pass, runnable on a policy of your own (a registered
 name, a :class:`pagesim.Policy` subclass or a factory), known-answer traces with hand-derived
 counts, and claims that fail with a readable table::
 
@@ -75,10 +76,10 @@ def _runner(policy: PolicyLike) -> Callable[..., "pagesim.Result"]:
         raise pagesim.ConfigError(
             "pass the policy's class or a factory, not an instance: the checks need fresh instances")
     if isinstance(policy, str):
-        return lambda trace, **kw: pagesim.simulate(trace, policy, **kw)
+        return lambda trace, **kw: pagesim.simulate(trace, policy, **pagesim.textbook(**kw))
     if not callable(policy):
         raise pagesim.ConfigError(f"policy must be a name, a Policy subclass or a factory, got {policy!r}")
-    return lambda trace, **kw: pagesim.simulate(trace, policy(), **kw)
+    return lambda trace, **kw: pagesim.simulate(trace, policy(), **pagesim.textbook(**kw))
 
 
 def _check_sums(report: Report, counters: Dict[str, int], where: str) -> None:
@@ -130,7 +131,7 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
             report.fail(f"not deterministic: a fresh instance with the same parameters gave "
                         f"{again.counters['faults']} faults instead of {c['faults']}{where}")
         report.checks += 1
-        opt = pagesim.simulate(t, "belady", frames=frames)["faults"]
+        opt = pagesim.simulate(t, "belady", frames=frames, **pagesim.TEXTBOOK)["faults"]
         if opt > c["faults"]:
             report.fail(f"fewer faults ({c['faults']}) than Belady's MIN ({opt}), impossible "
                         f"for demand paging{where}")

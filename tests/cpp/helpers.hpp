@@ -6,6 +6,7 @@
 
 #include "pagesim/params.hpp"
 #include "pagesim/registry.hpp"
+#include "pagesim/testing.hpp"
 #include "pagesim/text_trace.hpp"
 #include "pagesim/trace.hpp"
 
@@ -26,14 +27,12 @@ inline Trace text(const std::string& body) {
   return parse_text_trace(body, o);
 }
 
-// Textbook demand paging in trace order unless `params` says otherwise: no swap readahead
-// (page_cluster 0) and schedule 'static', as hand-traced counts and bounds assume.
+// Textbook demand paging in trace order unless `params` says otherwise (testing::textbook),
+// as hand-traced counts and bounds assume.
 inline Counters run(const Trace& t, const std::string& policy, std::int64_t frames,
                     Params params = {}) {
   params.set("frames", frames);
-  if (!params.has("page_cluster")) params.set("page_cluster", std::int64_t{0});
-  if (!params.has("schedule")) params.set("schedule", std::string("static"));
-  return simulate(t, policy, params).total;
+  return simulate(t, policy, testing::textbook(params)).total;
 }
 
 }  // namespace pagesim::test

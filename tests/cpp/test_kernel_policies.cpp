@@ -180,9 +180,9 @@ TEST_CASE("hot set + one-time scan: lru 525 hot-set faults, active_inactive 50")
   // tail (a scanned page: unmapped, reclaimed although referenced). inactive 50 * ratio 1
   // < active 50 never holds, so the active list is never scanned: 50 cold faults only.
   const Trace t = hot_set_and_scan(PageKind::kFile, PageKind::kFile);
-  Params p{{"frames", std::int64_t{100}}};
+  Params p = testing::textbook({{"frames", std::int64_t{100}}});
   const Result lru = simulate(t, "lru", p);
-  const Result ai = simulate(t, "active_inactive", Params{{"frames", std::int64_t{100}}});
+  const Result ai = simulate(t, "active_inactive", testing::textbook({{"frames", std::int64_t{100}}}));
   REQUIRE(lru.proc_pids[0] == 1);
   CHECK(lru.per_proc[0].faults == 525);
   CHECK(ai.per_proc[0].faults == 50);
@@ -198,8 +198,8 @@ TEST_CASE("hot anonymous set + file scan: active_inactive keeps the hot set (swa
   // + 1). A hot page is lost only when anon scanning reaches it twice between its accesses.
   // LRU loses it 475 times as above. Bound: fewer than a tenth of LRU's 525.
   const Trace t = hot_set_and_scan(PageKind::kAnon, PageKind::kFile);
-  const Result lru = simulate(t, "lru", Params{{"frames", std::int64_t{100}}});
-  const Result ai = simulate(t, "active_inactive", Params{{"frames", std::int64_t{100}}});
+  const Result lru = simulate(t, "lru", testing::textbook({{"frames", std::int64_t{100}}}));
+  const Result ai = simulate(t, "active_inactive", testing::textbook({{"frames", std::int64_t{100}}}));
   CHECK(lru.per_proc[0].faults == 525);
   CHECK(ai.per_proc[0].faults < 525 / 10);
   CHECK(ai.per_proc[0].faults >= 50);  // the cold faults

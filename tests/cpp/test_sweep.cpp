@@ -21,6 +21,7 @@ std::vector<SweepJob> grid(std::size_t traces, const std::vector<std::string>& p
   // "seed" is only known to random: give it to random only.
   for (auto& j : jobs) {
     if (j.policy != "random") j.params = Params{{"frames", j.params.values().at("frames")}};
+    j.params = testing::textbook(j.params);  // belady needs trace order
   }
   return jobs;
 }

@@ -38,7 +38,7 @@ def test_dask_sweep_equals_local_sweep(client, tmp_path):
                             for i in range(2000)))
     traces = {"generated": random_trace(1), "file": str(path)}
     kw = dict(policies=["lru", "fifo", ("random", {"seed": 5}), "belady"], fractions=[0.1, 0.5],
-              progress=False)
+              progress=False, **pagesim.TEXTBOOK)
     local = pagesim.sweep(traces, **kw)
     remote = pagesim.sweep(traces, client=client, **kw)
     assert remote.equals(local)

@@ -16,7 +16,7 @@ from conftest import random_trace  # noqa: E402
 @pytest.fixture(scope="module")
 def table():
     return pagesim.sweep(random_trace(1), policies=["lru", "fifo", "belady"],
-                         fractions=[0.1, 0.3, 0.6], progress=False)
+                         fractions=[0.1, 0.3, 0.6], progress=False, **pagesim.TEXTBOOK)
 
 
 def test_miss_ratio_curves(table):

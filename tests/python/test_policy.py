@@ -66,15 +66,17 @@ def test_registered_by_name_in_simulate_sweep_and_policies():
     try:
         t = random_trace(6)
         assert "py_fifo" in pagesim.policies()
-        r = pagesim.simulate(t, "py_fifo", frames=30)
+        # Demand paging: Fifo(batch=1) gives one victim even when readahead wants more frames.
+        r = pagesim.simulate(t, "py_fifo", frames=30, **pagesim.TEXTBOOK)
         assert r.policy == "py_fifo"
-        assert r.counters == pagesim.simulate(t, "fifo", frames=30).counters
-        df = pagesim.sweep(t, policies=["fifo", "py_fifo"], frames=[10, 30], progress=False)
+        assert r.counters == pagesim.simulate(t, "fifo", frames=30, **pagesim.TEXTBOOK).counters
+        df = pagesim.sweep(t, policies=["fifo", "py_fifo"], frames=[10, 30], progress=False,
+                           **pagesim.TEXTBOOK)
         a = df[df.policy == "fifo"].drop(columns="policy").reset_index(drop=True)
         b = df[df.policy == "py_fifo"].drop(columns="policy").reset_index(drop=True)
         assert a.equals(b)
         # The factory's keyword parameters are the policy's parameters.
-        assert pagesim.simulate(t, "py_fifo", frames=30, batch=1).counters == r.counters
+        assert pagesim.simulate(t, "py_fifo", frames=30, batch=1, **pagesim.TEXTBOOK).counters == r.counters
         with pytest.raises(pagesim.ConfigError, match="unknown parameter 'bach' for policy 'py_fifo': did you mean 'batch'"):
             pagesim.simulate(t, "py_fifo", frames=30, bach=2)
         with pytest.raises(pagesim.ConfigError, match="already registered"):

@@ -135,7 +135,8 @@ def test_prescient_ratio_table_against_naive(qtrace):
     for r in df.itertuples():
         assert r.lower_bound == naive_lower_bound(pages, writes, r.frames)
         assert r.lower_bound <= r.best_prescient
-        best = min(pagesim.simulate(qtrace, p, frames=r.frames)["swap_outs"] for p in ps.PRESCIENT)
+        best = min(pagesim.simulate(qtrace, p, frames=r.frames, **pagesim.TEXTBOOK)["swap_outs"]
+                   for p in ps.PRESCIENT)
         assert r.best_prescient == best
         assert r.ratio_to_best == pytest.approx(r.swap_outs / best)
         assert r.ratio_to_lower_bound == pytest.approx(r.swap_outs / r.lower_bound)
@@ -164,10 +165,10 @@ def test_lru_curve_equals_simulation_at_every_size(qtrace):
     curve = pagesim.mrc.lru_mrc(qtrace)
     assert len(curve) == qtrace.num_pages + 1
     for f in range(1, qtrace.num_pages + 1):
-        assert curve[f] == pagesim.simulate(qtrace, "lru", frames=f)["faults"]
+        assert curve[f] == pagesim.simulate(qtrace, "lru", frames=f, **pagesim.TEXTBOOK)["faults"]
     df = pagesim.mrc.mrc(qtrace, policies=["lru", "belady", "fifo"], frames=[4, 12, 30])
     for r in df.itertuples():
-        assert r.faults == pagesim.simulate(qtrace, r.policy, frames=r.frames)["faults"]
+        assert r.faults == pagesim.simulate(qtrace, r.policy, frames=r.frames, **pagesim.TEXTBOOK)["faults"]
     assert pagesim.mrc.plot_mrc(df).get_xlabel().startswith("memory")
 
 
@@ -175,7 +176,7 @@ def test_opt_curve_and_shards():
     t = pagesim._core.generate_zipf(20000, 800, 0.9, 0.3, 4)
     opt = pagesim.mrc.opt_mrc(t)
     for f in (1, 10, 100, 400):
-        assert opt[f] == pagesim.simulate(t, "belady", frames=f)["faults"]
+        assert opt[f] == pagesim.simulate(t, "belady", frames=f, **pagesim.TEXTBOOK)["faults"]
     exact = pagesim.mrc.lru_mrc(t)
     assert np.array_equal(pagesim.mrc.shards_mrc(t, rate=1.0), exact.astype(float))
     # SHARDS is for large footprints: a few thousand sampled pages.

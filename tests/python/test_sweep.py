@@ -18,7 +18,9 @@ POLICIES = ["lru", "fifo", "clock", "random", "belady"]
 
 def test_sweep_equals_single_simulate_calls():
     traces = {"a": random_trace(1), "b": random_trace(2, length=2000, pages=80, procs=3)}
-    df = pagesim.sweep(traces, policies=POLICIES, fractions=[0.05, 0.2, 0.5], jobs=2, progress=False)
+    # belady needs the trace order of these multi-process traces
+    df = pagesim.sweep(traces, policies=POLICIES, fractions=[0.05, 0.2, 0.5], jobs=2, progress=False,
+                       **pagesim.TEXTBOOK)
     assert len(df) == 2 * len(POLICIES) * 3
     assert list(df.columns[:4]) == ["trace", "policy", "frames", "fraction"]
     assert set(pagesim.counter_names()) <= set(df.columns)
@@ -26,7 +28,7 @@ def test_sweep_equals_single_simulate_calls():
     for row in df.itertuples(index=False):
         t = traces[row.trace]
         assert row.frames == max(1, round(row.fraction * t.num_pages))
-        expected = pagesim.simulate(t, row.policy, frames=row.frames).summary()
+        expected = pagesim.simulate(t, row.policy, frames=row.frames, **pagesim.TEXTBOOK).summary()
         got = row._asdict()
         assert {k: got[k] for k in expected if k not in ("policy",)} == \
             {k: v for k, v in expected.items() if k != "policy"}

@@ -21,6 +21,11 @@ namespace pagesim::testing {
 
 using PolicyFactory = std::function<std::unique_ptr<Policy>(const Params&)>;
 
+// `params` with textbook demand paging in trace order where it says nothing else: no swap
+// readahead (page_cluster 0) and schedule 'static'. Hand-derived counts, Belady's MIN as a
+// bound and the naive models all assume it.
+Params textbook(Params params = {});
+
 // A small random trace: `procs` processes of up to `pages` pages each (some file-backed when
 // `files`), skewed towards low page numbers so that there are hits; writes with probability
 // 0.3. Deterministic for a seed.
