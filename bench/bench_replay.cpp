@@ -24,7 +24,8 @@ double trace_bytes_per_access(const Trace& t) {
 void replay(benchmark::State& state, const std::string& policy) {
   const Trace& t = zipf_trace();
   const auto frames = static_cast<std::int64_t>(t.num_pages() * static_cast<std::size_t>(state.range(0)) / 100);
-  pagesim::Params params{{"frames", frames}};
+  // Demand paging (no readahead): the replay loop itself; bench_device measures the rest.
+  pagesim::Params params{{"frames", frames}, {"page_cluster", std::int64_t{0}}};
   std::uint64_t faults = 0;
   for (auto _ : state) {
     const pagesim::Result r = pagesim::simulate(t, policy, params);

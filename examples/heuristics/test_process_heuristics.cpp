@@ -51,7 +51,7 @@ TEST_CASE("process-aware aging keeps the sleeping program's pages: 32 major faul
   CHECK(of(mine, 1).faults == 6000);
   CHECK(of(run("lru"), 1).faults == 6000);
   MESSAGE(testing::comparison_table(testing::hog_and_interactive(), 256,
-                                    {"lru", "active_inactive", "rmap_aging", "process_aware_aging"},
+                                    {"lru", "active_inactive", "rmap_aging", "process_aware_aging", "fault_rate_penalty"},
                                     {"faults", "major_faults", "file_reads", "swap_outs"},
                                     testing::textbook()));
 }
