@@ -1,5 +1,27 @@
+from collections import OrderedDict
+
 import numpy as np
 import pytest
+
+import pagesim
+
+
+class OrderedDictLRU(pagesim.Policy):
+    """LRU from an OrderedDict: most recently used at the end."""
+
+    traits = pagesim.PolicyTraits(needs_hits=True)
+
+    def reset(self, num_pages, frames):
+        self.order = OrderedDict()
+
+    def on_hit(self, access, view):
+        self.order.move_to_end(access.page)
+
+    def on_fault(self, access, view):
+        self.order[access.page] = None
+
+    def select_victims(self, want, view):
+        return [self.order.popitem(last=False)[0] for _ in range(want)]
 
 
 def random_trace(seed, length=3000, pages=150, procs=2, write_fraction=0.3):

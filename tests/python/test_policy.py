@@ -6,25 +6,7 @@ import numpy as np
 import pytest
 
 import pagesim
-from conftest import random_trace
-
-
-class OrderedDictLRU(pagesim.Policy):
-    """LRU from an OrderedDict: most recently used at the end."""
-
-    traits = pagesim.PolicyTraits(needs_hits=True)
-
-    def reset(self, num_pages, frames):
-        self.order = OrderedDict()
-
-    def on_hit(self, access, view):
-        self.order.move_to_end(access.page)
-
-    def on_fault(self, access, view):
-        self.order[access.page] = None
-
-    def select_victims(self, want, view):
-        return [self.order.popitem(last=False)[0] for _ in range(want)]
+from conftest import OrderedDictLRU, random_trace
 
 
 class Fifo(pagesim.Policy):

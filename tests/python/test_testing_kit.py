@@ -1,27 +1,15 @@
 """pagesim.testing: it passes correct policies and reports broken ones clearly."""
 import random
-from collections import OrderedDict
 
 import pytest
 
 import pagesim
+from conftest import OrderedDictLRU
 from pagesim import testing
 
 
-class PyLru(pagesim.Policy):
-    traits = pagesim.PolicyTraits(needs_hits=True)
-
-    def reset(self, num_pages, frames):
-        self.order = OrderedDict()
-
-    def on_hit(self, access, view):
-        self.order.move_to_end(access.page)
-
-    def on_fault(self, access, view):
-        self.order[access.page] = None
-
-    def select_victims(self, want, view):
-        return [self.order.popitem(last=False)[0] for _ in range(want)]
+class PyLru(OrderedDictLRU):
+    """The same LRU under the name the tables show."""
 
 
 class NonResident(PyLru):
