@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "pagesim/error.hpp"
+#include "pagesim/generators.hpp"
 #include "pagesim/registry.hpp"
 #include "pagesim/rng.hpp"
 
@@ -280,6 +281,18 @@ std::vector<KnownAnswer> known_answers() {
                  hog_and_interactive(), 256,
                  {{"lru", {{"faults", 6640}, {"minor_faults", 512}, {"file_reads", 640},
                            {"swap_ins", 5488}, {"swap_outs", 5744}}}}});
+  // qsbench on 65536 ints (64 pages, 2608 page accesses, seed 1) at 42 frames (array / 1.5).
+  // Too long to trace by hand: the counts come from the pure-Python LRU and CLOCK written
+  // from the textbook in tests/python/test_demo.py, and tests/python/test_testing_kit.py
+  // recomputes them with those on this trace.
+  QsbenchOptions q;
+  q.elements = 65536;
+  q.seed = 1;
+  out.push_back({"small-qsbench",
+                 "qsbench of 65536 ints at 42 frames; counts from independent pure-Python LRU and CLOCK",
+                 generate_qsbench(q), 42,
+                 {{"lru", {{"faults", 210}, {"major_faults", 146}, {"swap_outs", 168}}},
+                  {"clock", {{"faults", 222}, {"major_faults", 158}, {"swap_outs", 180}}}}});
   return out;
 }
 

@@ -73,3 +73,15 @@ def test_a_claim_that_fails_shows_the_table():
         testing.assert_at_most(t, 4, PyLru, "belady", "faults")
     assert "PyLru.faults = 12 > 1.0 x belady.faults = 9 at 4 frames" in str(err.value)
     assert "major_faults" in str(err.value)
+
+
+def test_small_qsbench_known_answer_matches_independent_lru_and_clock():
+    from test_demo import clock_counts, lru_counts
+    k = testing.known_answers()["small-qsbench"]
+    t, frames = k["trace"], k["frames"]
+    pages, writes = t.pages, (t.flags & 1).astype(bool)
+    for policy, count in (("lru", lru_counts), ("clock", clock_counts)):
+        swap_outs, majors = count(pages, writes, frames)
+        expected = k["expected"][policy]
+        assert (expected["swap_outs"], expected["major_faults"]) == (swap_outs, majors)
+        assert expected["faults"] == majors + t.num_pages  # every page's first touch is minor
