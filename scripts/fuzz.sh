@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in tests/fuzz (clang, ASan + UBSan) and runs each for a bounded
+# Builds the libFuzzer target in tests/fuzz once per reader (clang, ASan + UBSan) and runs each for a bounded
 # time: scripts/fuzz.sh [SECONDS_PER_TARGET (default 60)] [TARGET...]
 # Seeds come from small valid traces written here; findings (crash-*, leak-*, timeout-*) are
 # left in _build/fuzz/<target>/ and the script exits non-zero.
@@ -53,7 +53,8 @@ done
 
 status=0
 for t in "${targets[@]}"; do
-  clang++ "${flags[@]}" -fsanitize=fuzzer "tests/fuzz/fuzz_$t.cpp" "${objs[@]}" -lz -lzstd -o "$out/fuzz_$t"
+  clang++ "${flags[@]}" -fsanitize=fuzzer -DPAGESIM_FUZZ_FORMAT="\"$t\"" tests/fuzz/fuzz_reader.cpp \
+    "${objs[@]}" -lz -lzstd -o "$out/fuzz_$t"
   echo "== fuzz_$t for ${seconds}s"
   (cd "$out/$t" && ASAN_OPTIONS=detect_leaks=1 ../fuzz_"$t" -max_total_time="$seconds" -max_len=65536 \
      -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 corpus 2>&1 | tail -n 12) || status=1

@@ -1,5 +1,7 @@
-// libFuzzer target: the native reader (input may also be gzip or zstd compressed). Built and run
-// by scripts/fuzz.sh. Any exception other than pagesim::Error, and any crash, is a finding.
+// libFuzzer target for one trace reader, chosen at build time: scripts/fuzz.sh builds it once
+// per format with -DPAGESIM_FUZZ_FORMAT='"csv"' (text, lackey, csv, oracle, native, or auto:
+// format detection and whichever reader it picks); input may also be gzip or zstd compressed.
+// Any exception other than pagesim::Error, and any crash, is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -9,8 +11,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   pagesim::ReadOptions options;
-  options.format = pagesim::TraceFormat::kNative;
-  options.instructions = size % 2 == 0;
+  options.format = pagesim::parse_format(PAGESIM_FUZZ_FORMAT);
+  options.instructions = size % 2 == 0;  // lackey: with and without instruction fetches
   try {
     const pagesim::Trace t =
         pagesim::parse_trace(std::string_view(reinterpret_cast<const char*>(data), size), options, "fuzz");
