@@ -9,6 +9,7 @@
 // Addresses are hexadecimal (lackey prints %08lx, no 0x), sizes decimal. An access touches
 // every page from its first byte to its last, so one that spans a page boundary touches both.
 #include "pagesim/error.hpp"
+#include "pagesim/line_reader.hpp"
 #include "readers.hpp"
 
 namespace pagesim::detail {
@@ -16,20 +17,10 @@ namespace {
 
 constexpr std::uint64_t kMaxSize = 1 << 16;
 
+// Lackey prints bare hex; an 0x prefix is accepted too.
 bool parse_hex(std::string_view text, std::uint64_t& value) {
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2);
-  if (text.empty() || text.size() > 16) return false;
-  std::uint64_t v = 0;
-  for (char c : text) {
-    unsigned d;
-    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-    else return false;
-    v = (v << 4) | d;
-  }
-  value = v;
-  return true;
+  return parse_hex_digits(text, value);
 }
 
 bool parse_dec(std::string_view text, std::uint64_t& value) {

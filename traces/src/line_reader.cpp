@@ -75,20 +75,26 @@ bool LineReader::next(std::string_view& line) {
   return true;
 }
 
+bool parse_hex_digits(std::string_view digits, std::uint64_t& value) {
+  if (digits.empty() || digits.size() > 16) return false;
+  std::uint64_t v = 0;
+  for (char c : digits) {
+    unsigned d;
+    if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+    else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+    else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+    else return false;
+    v = (v << 4) | d;
+  }
+  value = v;
+  return true;
+}
+
 bool parse_u64(std::string_view text, std::uint64_t& value) {
   if (text.empty()) return false;
   std::uint64_t v = 0;
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    text.remove_prefix(2);
-    if (text.size() > 16) return false;
-    for (char c : text) {
-      unsigned d;
-      if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
-      else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
-      else return false;
-      v = (v << 4) | d;
-    }
+    if (!parse_hex_digits(text.substr(2), v)) return false;
   } else {
     for (char c : text) {
       if (c < '0' || c > '9') return false;

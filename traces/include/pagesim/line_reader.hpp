@@ -38,6 +38,9 @@ class LineReader {
   std::uint64_t line_number_ = 0;
 };
 
+// Parses 1 to 16 hexadecimal digits (no prefix); false for anything else.
+bool parse_hex_digits(std::string_view digits, std::uint64_t& value);
+
 // Parses an unsigned decimal or 0x-prefixed hexadecimal number; false if `text` is anything
 // else or does not fit in 64 bits.
 bool parse_u64(std::string_view text, std::uint64_t& value);
