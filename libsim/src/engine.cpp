@@ -86,6 +86,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   proc_time_.assign(trace.num_procs(), ProcTime{});
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(std::size_t{1} << config_.page_cluster);
+  demand_paging_ = config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0;
 }
 
 PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {

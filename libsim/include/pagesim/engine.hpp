@@ -165,6 +165,8 @@ class Engine {
   // (kept only when readahead is on: a random store per hit).
   PageArray<std::uint32_t> page_next_;
   bool track_page_next_ = false;
+  // No device and no watermarks: a fault without readahead is textbook demand paging.
+  bool demand_paging_ = false;
   PageArray<SlotId> slot_;
   std::vector<PageId> slot_owner_;
   std::size_t resident_ = 0;
@@ -288,6 +290,14 @@ void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
 template <class P>
 bool Engine::fault(P& policy, std::size_t i) {
   const PageId p = trace_.page(i);
+  if (demand_paging_ && !(config_.page_cluster != 0 && bits_[p].has(page_bits::kInSwap))) {
+    // No device, no watermarks, nothing to read ahead: one victim when memory is full.
+    if (resident_ == config_.frames) reclaim(policy, i, 1);
+    fault_in(i);
+    if (track_page_next_) page_next_[p] = next_use_[i];
+    policy.on_fault(make_access(i), view());
+    return false;
+  }
   // Without a device (counts only) the IO bookkeeping is skipped entirely.
   const bool io = config_.device.kind != DeviceKind::kNone;
   if (io) {
