@@ -212,7 +212,7 @@ void Engine::jump_to(Tick t) {
   now_ = t;
 }
 
-void Engine::sample_until(Tick t) {
+void Engine::take_samples(Tick t) {
   while (next_sample_ <= t) {
     const Tick at = next_sample_;
     if (vm_time_.size() >= kMaxVmstatRows) {

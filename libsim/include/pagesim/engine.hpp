@@ -141,7 +141,11 @@ class Engine {
   void wait_for_read(ProcId proc);
   // Moves the clock to t (not backwards), taking vmstat rows on the way.
   void jump_to(Tick t);
-  void sample_until(Tick t);
+  // Takes the vmstat rows due by time t.
+  void sample_until(Tick t) {
+    if (next_sample_ <= t) take_samples(t);
+  }
+  void take_samples(Tick t);
   template <class P>
   void on_events(P& policy);
   void set_next_event() { next_event_ = std::min(next_tick_, next_sample_); }
