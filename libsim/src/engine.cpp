@@ -82,6 +82,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   slot_.assign(trace.num_pages(), kNoSlot);
   slot_owner_.assign(swap_.size(), kNoPage);
   per_proc_.assign(trace.num_procs(), Counters{});
+  one_proc_ = trace.num_procs() == 1;
   resident_of_.assign(trace.num_procs(), 0);
   proc_time_.assign(trace.num_procs(), ProcTime{});
   finish_.assign(trace.num_procs(), 0);

@@ -155,7 +155,7 @@ class Engine {
   void run_round_robin(P& policy, const PolicyTraits& traits);
   // Counters of the process owning page p (the only one, in a single-process trace).
   // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
-  ProcId proc_of(PageId p) const { return per_proc_.size() == 1 ? 0 : trace_.page_proc(p); }
+  ProcId proc_of(PageId p) const { return one_proc_ ? 0 : trace_.page_proc(p); }
   Counters& counters_of(PageId p) { return per_proc_[proc_of(p)]; }
   Result finish();
 
@@ -177,6 +177,7 @@ class Engine {
   std::vector<std::int64_t> resident_of_;
   SwapMap swap_;
   std::vector<Counters> per_proc_;
+  bool one_proc_ = false;
   VictimList victims_;
   std::vector<PageId> ra_;
 
