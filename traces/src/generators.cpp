@@ -39,11 +39,26 @@ Trace generate_zipf(std::uint64_t accesses, std::uint32_t pages, double alpha,
   for (std::uint32_t k = pages; k > 1; --k) {
     std::swap(vpn_of_rank[k - 1], vpn_of_rank[rng.below(k)]);
   }
+  // Inverse-CDF sampling: rank = the first k with cdf[k] > u. A guide table (Chen and Asau,
+  // 1974) narrows the binary search: guide[j] is the rank of the bucket boundary j * sum / m,
+  // and a u in bucket j has its rank between guide[j] and guide[j + 1]; one bucket of slack
+  // each side absorbs rounding in the bucket number. Same ranks as a search of the whole cdf.
+  const std::size_t m = pages;
+  std::vector<std::uint32_t> guide(m + 1);
+  for (std::size_t j = 0; j <= m; ++j) {
+    const double boundary = static_cast<double>(j) * sum / static_cast<double>(m);
+    guide[j] = static_cast<std::uint32_t>(std::upper_bound(cdf.begin(), cdf.end(), boundary) - cdf.begin());
+  }
+  const double buckets_per_unit = static_cast<double>(m) / sum;
   TraceBuilder builder(4096, "zipf");
   builder.reserve(accesses);
   for (std::uint64_t i = 0; i < accesses; ++i) {
     const double u = rng.uniform() * sum;
-    const auto rank = static_cast<std::size_t>(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
+    const auto j = std::min(static_cast<std::size_t>(u * buckets_per_unit), m);
+    const auto first = cdf.begin() + static_cast<std::ptrdiff_t>(guide[j == 0 ? 0 : j - 1]);
+    const auto last = cdf.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(
+                                        guide[std::min(j + 2, m)] + std::size_t{1}, pages));
+    const auto rank = static_cast<std::size_t>(std::upper_bound(first, last, u) - cdf.begin());
     builder.add(1, vpn_of_rank[std::min<std::size_t>(rank, pages - 1)], rng.uniform() < write_fraction);
   }
   return std::move(builder).build();
