@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "pagesim/error.hpp"
@@ -197,7 +198,10 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
       if (std::string_view(source->compression()) == "none") return parse_native(data.data(), data.size(), name);
       std::vector<char> chunk(1 << 16);
       while (const std::size_t got = source->read(chunk.data(), chunk.size())) bytes.append(chunk.data(), got);
-      return parse_native(bytes.data(), bytes.size(), name);
+      auto owned = std::make_shared<const std::string>(std::move(bytes));
+      const char* decompressed = owned->data();
+      const std::size_t size = owned->size();
+      return parse_native(decompressed, size, name, std::move(owned));
     }
   }
   BuilderSink sink(options.page_size, name);

@@ -78,9 +78,15 @@ void convert_trace(const std::string& in, const std::string& out, const ReadOpti
 
 // ---- individual formats -----------------------------------------------------------------
 
-// Native (.pgt). read_native maps the file and copies the columns into the Trace.
+// Native (.pgt). read_native maps the file and the Trace's columns point into the mapping,
+// which lives as long as the Trace or a copy of it (a compressed file is decompressed into
+// memory and used the same way). Do not rewrite or truncate the file while such a Trace lives.
 Trace read_native(const std::string& path);
+// From bytes in memory. Without an owner the bytes are copied once (the caller's buffer
+// may go away); with one, the columns point into `data`, which `owner` must keep alive and
+// unchanged.
 Trace parse_native(const char* data, std::size_t size, const std::string& name);
+Trace parse_native(const char* data, std::size_t size, const std::string& name, std::shared_ptr<const void> owner);
 void write_native(const Trace& trace, const std::string& path);
 
 // Writes a native file from streamed accesses: the page column goes straight to the output,
