@@ -60,6 +60,15 @@ bool mapped_anywhere(const std::string& canonical_path) {
   return false;
 }
 
+void check_same_columns_of(const Trace& a, const Trace& b) {
+  CHECK(a.pages() == b.pages());
+  CHECK(a.flags() == b.flags());
+  CHECK(a.page_procs() == b.page_procs());
+  CHECK(a.page_vpns() == b.page_vpns());
+  CHECK(a.page_kinds() == b.page_kinds());
+  CHECK(a.proc_pids() == b.proc_pids());
+}
+
 Trace sample() { return generate_zipf(5000, 300, 0.8, 0.3, 11); }
 
 }  // namespace
@@ -117,6 +126,22 @@ TEST_CASE("a copy of a mapped Trace keeps the mapping after the original and the
   CHECK(belady_copy.total.swap_outs == belady.total.swap_outs);
   copy.reset();
   CHECK_FALSE(mapped_anywhere(mapped_path));  // the last copy unmaps
+}
+
+TEST_CASE("writing over the file a Trace is mapped from leaves that Trace intact") {
+  const Trace t = sample();
+  TempFile f("zero_copy_rewrite.pgt");
+  write_native(t, f.path());
+  const Trace mapped = read_native(f.path());
+  // Truncating the file in place would make the next read of `mapped` a SIGBUS.
+  write_native(mapped, f.path());
+  CHECK(mapped.pages() == t.pages());
+  check_same_columns_of(read_native(f.path()), t);
+  write_trace(mapped, f.path(), TraceFormat::kText);
+  CHECK(mapped.flags() == t.flags());
+  ReadOptions text;
+  text.format = TraceFormat::kText;
+  CHECK(accesses_of(read_trace(f.path(), text)) == accesses_of(t));
 }
 
 TEST_CASE("parse_native with an owner uses the bytes in place; without one it copies them") {

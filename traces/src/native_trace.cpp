@@ -18,6 +18,7 @@
 #include "pagesim/byte_source.hpp"
 #include "pagesim/error.hpp"
 #include "pagesim/trace_io.hpp"
+#include "readers.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the native format is little-endian");
 
@@ -78,7 +79,7 @@ Header layout(std::uint64_t accesses, std::uint64_t pages, std::uint64_t procs, 
 
 class OutFile {
  public:
-  explicit OutFile(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "wb")) {
+  explicit OutFile(const std::string& path) : path_(path), f_(open(path)) {
     if (!f_) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
     std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
   }
@@ -105,6 +106,10 @@ class OutFile {
     if (std::fclose(f) != 0) fail();
   }
   std::FILE* get() { return f_; }
+  static std::FILE* open(const std::string& path) {
+    detail::unlink_before_rewrite(path);
+    return std::fopen(path.c_str(), "wb");
+  }
   [[noreturn]] void fail() const { throw ConfigError("cannot write '" + path_ + "': " + std::strerror(errno)); }
 
  private:

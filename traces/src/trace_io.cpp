@@ -1,7 +1,11 @@
 #include "pagesim/trace_io.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -99,6 +103,7 @@ std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format
 }
 
 std::FILE* open_out(const std::string& path) {
+  detail::unlink_before_rewrite(path);
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
   std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
@@ -328,4 +333,16 @@ void convert_trace(const std::string& in, const std::string& out, const ReadOpti
   write_trace(read_trace(in, o), out, out_format);
 }
 
+namespace detail {
+
+void unlink_before_rewrite(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return;  // no such file yet (or unreachable: opening it will say why)
+  struct stat st {};
+  // A failed unlink leaves the old behaviour, a write in place.
+  if (::stat(resolved, &st) == 0 && S_ISREG(st.st_mode)) ::unlink(resolved);
+  std::free(resolved);
+}
+
+}  // namespace detail
 }  // namespace pagesim

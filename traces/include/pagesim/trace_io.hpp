@@ -67,7 +67,9 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
 // file with none.
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink);
 
-// Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown).
+// Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown). An
+// existing file is replaced by a new one, never truncated in place, so that a Trace mapped
+// from it (read_native) stays valid, even when it is the trace being written.
 void write_trace(const Trace& trace, const std::string& path, TraceFormat format = TraceFormat::kAuto);
 
 // Converts a trace file. A streaming input converted to native never holds the input or
