@@ -101,6 +101,31 @@ TEST_CASE("a native trace read back points into the file's mapping, at the colum
   CHECK(file_offset_of(b.pages().data(), f.path()) == 128);
 }
 
+TEST_CASE("a bad value in a native file is reported at its byte offset") {
+  // 4 accesses over 3 pages of 2 processes: pages at 128 (16 bytes), flags at 192 (4),
+  // page_proc at 256 (12), page_vpn at 320 (24), page_kind at 384 (3), proc_pid at 448.
+  TraceBuilder b;
+  b.add(1, 10, false);
+  b.add(2, 20, true);
+  b.add(1, 30, false, PageKind::kFile);
+  b.add(1, 10, false);
+  TempFile f("zero_copy_bad.pgt");
+  write_native(std::move(b).build(), f.path());
+  const std::string good = f.read();
+  const auto patched = [&](std::size_t offset, std::uint8_t byte) {
+    std::string bytes = good;
+    bytes[offset] = static_cast<char>(byte);
+    f.write(bytes);
+    return message_of([&] { read_native(f.path()); });
+  };
+  const std::string name = f.path() + ": byte ";
+  CHECK(patched(128 + 8, 3) == name + "136: access 2 refers to page 3: expected a page id below the page count 3");
+  CHECK(patched(192 + 3, 2) == name + "195: access flags 2: expected 0 (read) or 1 (write)");
+  CHECK(patched(256 + 4, 2) == name + "260: page 1 belongs to process 2: expected one below the process count 2");
+  CHECK(patched(384 + 2, 7) == name + "386: page kind 7: expected 0 (anon) or 1 (file)");
+  CHECK(patched(384 + 2, 1) == "(no error)");
+}
+
 TEST_CASE("a copy of a mapped Trace keeps the mapping after the original and the file are gone") {
   const Trace t = sample();
   const Params params{{"frames", std::int64_t{60}}};
