@@ -77,7 +77,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   }
   bits_.resize(trace.num_pages());
   for (PageId p = 0; p < trace.num_pages(); ++p) {
-    bits_[p] = trace.page_kind(p) == PageKind::kFile ? page_bits::kFile : 0;
+    if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
   }
   slot_.assign(trace.num_pages(), kNoSlot);
   slot_owner_.assign(swap_.size(), kNoPage);
@@ -86,6 +86,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   proc_time_.assign(trace.num_procs(), ProcTime{});
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(std::size_t{1} << config_.page_cluster);
+  demand_paging_ = config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0;
 }
 
 PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
@@ -103,10 +104,11 @@ PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
   return next;
 }
 
-std::size_t Engine::reclaim_want() const {
-  const std::size_t free = config_.frames - resident_;
-  if (free > config_.low_watermark) return 0;
-  return std::max<std::size_t>(config_.high_watermark, 1) - std::min(free, config_.high_watermark);
+void Engine::swap_full(PageId p) const {
+  throw ConfigError("swap is full: all " + std::to_string(swap_.size()) +
+                    " slots (parameter 'swap_slots') are in use, so dirty page " +
+                    trace_.describe_page(p) +
+                    " cannot be swapped out; raise swap_slots (0 means twice the trace's pages)");
 }
 
 void Engine::collect_readahead(PageId p) {
@@ -121,7 +123,7 @@ void Engine::collect_readahead(PageId p) {
     if (!swap_.in_use(slot)) break;
     const PageId q = slot_owner_[slot];
     // Already in memory (the swap cache): read_swap_cache_async finds it, no IO.
-    if (bits_[q] & page_bits::kResident) continue;
+    if (bits_[q].has(page_bits::kResident)) continue;
     ra_.push_back(q);
   }
 }
@@ -210,7 +212,7 @@ void Engine::jump_to(Tick t) {
   now_ = t;
 }
 
-void Engine::sample_until(Tick t) {
+void Engine::take_samples(Tick t) {
   while (next_sample_ <= t) {
     const Tick at = next_sample_;
     if (vm_time_.size() >= kMaxVmstatRows) {
@@ -263,7 +265,7 @@ void Engine::check_victims(std::size_t want, std::size_t index) const {
       throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
                         trace_.describe_page(v) + ") twice in one batch" + where());
     }
-    if (!(bits_[v] & page_bits::kResident)) {
+    if (!bits_[v].has(page_bits::kResident)) {
       throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
                         trace_.describe_page(v) + "), which is not resident" + where());
     }
@@ -293,7 +295,7 @@ Result Engine::finish() {
   for (const Counters& c : per_proc_) any_readahead += c.readahead_pages;
   if (any_readahead != 0) {
     for (PageId p = 0; p < bits_.size(); ++p) {
-      if (bits_[p] & page_bits::kReadahead) ++unused[trace_.page_proc(p)];
+      if (bits_[p].has(page_bits::kReadahead)) ++unused[trace_.page_proc(p)];
     }
   }
 

@@ -41,9 +41,9 @@ Trace file_trace(const std::vector<std::uint64_t>& pages) {
 class Driver {
  public:
   Driver(const Trace& trace, const std::string& name, std::size_t frames, Params params)
-      : trace_(trace), frames_(frames), bits_(trace.num_pages(), 0) {
+      : trace_(trace), frames_(frames), bits_(trace.num_pages()) {
     for (PageId p = 0; p < trace.num_pages(); ++p) {
-      if (trace.page_kind(p) == PageKind::kFile) bits_[p] = page_bits::kFile;
+      if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
     }
     params.set("frames", static_cast<std::int64_t>(frames));
     policy_ = Registry::instance().get(name).make(params);
@@ -52,25 +52,23 @@ class Driver {
   PageTableView view() { return PageTableView(bits_.data(), &trace_, frames_, &resident_); }
   // Faults page p in (no reclaim: the tests keep memory below `frames` when they use this).
   void fault(PageId p, bool write = false) {
-    bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kResident | page_bits::kSeen |
-                                         page_bits::kReferenced | (write ? page_bits::kDirty : 0));
+    bits_[p].set(page_bits::kResident | page_bits::kSeen | page_bits::kReferenced |
+                 (write ? page_bits::kDirty : 0));
     ++resident_;
     policy_->on_fault(access(p, write), view());
   }
   void touch(PageId p, bool write = false) {
-    bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kReferenced |
-                                         (write ? page_bits::kDirty : 0));
+    bits_[p].set(page_bits::kReferenced | (write ? page_bits::kDirty : 0));
     policy_->on_hit(access(p, write), view());
   }
   // Sets the pte young bit without an on_hit call (a mapped page touched by the CPU).
-  void young(PageId p) { bits_[p] = static_cast<std::uint8_t>(bits_[p] | page_bits::kReferenced); }
+  void young(PageId p) { bits_[p].set(page_bits::kReferenced); }
   void tick() { policy_->on_tick(now_ += 1'000'000'000, view()); }
   std::vector<PageId> reclaim(std::size_t want) {
     VictimList out;
     policy_->select_victims(want, view(), out);
     for (PageId v : out) {
-      bits_[v] = static_cast<std::uint8_t>(bits_[v] & ~(page_bits::kResident | page_bits::kDirty |
-                                                        page_bits::kReferenced));
+      bits_[v].clear(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced);
       --resident_;
       policy_->on_evict(v, view());
     }
@@ -89,7 +87,7 @@ class Driver {
   }
   const Trace& trace_;
   std::size_t frames_;
-  std::vector<std::uint8_t> bits_;
+  std::vector<PageBits> bits_;
   std::size_t resident_ = 0;
   Tick now_ = 0;
   std::unique_ptr<Policy> policy_;

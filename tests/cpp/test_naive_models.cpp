@@ -35,5 +35,22 @@ TEST_CASE("built-in policies count exactly like the naive models on random trace
   }
 }
 
+// LRU keeps recency as stamps in a bounded bit tree (4 x max(frames, 1024) stamps) and
+// renumbers them when they run out; these traces run out of stamps many times over.
+TEST_CASE("lru renumbers its recency stamps without changing the order") {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const Trace t = random_trace(seed, 40'000, 40 + 60 * seed, 1 + seed % 2, seed % 2 == 0);
+    const std::size_t frames = 5 * seed;
+    CAPTURE(seed);
+    NaiveLru naive;
+    const Counters want = naive_run(t, frames, naive);
+    const Counters got = run(t, "lru", static_cast<std::int64_t>(frames));
+    CHECK(got.faults == want.faults);
+    CHECK(got.major_faults == want.major_faults);
+    CHECK(got.swap_outs == want.swap_outs);
+    CHECK(got.evictions_dirty == want.evictions_dirty);
+  }
+}
+
 }  // namespace
 }  // namespace pagesim::test

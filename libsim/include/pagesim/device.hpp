@@ -120,7 +120,9 @@ class SwapDevice {
   // `waiter` is a process that blocks until it completes, or kNoProc.
   void submit(std::uint64_t position, bool write, Tick now, ProcId waiter = kNoProc);
   // Starts every request the device would have started by time t.
-  void advance(Tick t);
+  void advance(Tick t) {
+    while (!queue_.empty() && free_at_ <= t) start_next();
+  }
   // Starts the next queued request when the device becomes free; returns its start time,
   // or kNoTime if nothing is queued.
   Tick start_next();
@@ -158,6 +160,9 @@ class SwapDevice {
   DeviceConfig config_;
   std::uint64_t span_;
   double transfer_ns_;
+  // The configuration's figures in the units service_ns works in.
+  double overhead_ns_ = 0, track_seek_ns_ = 0, seek_scale_ns_ = 0, rotation_ns_ = 0,
+         inv_span_ = 0, read_ns_ = 0, write_ns_ = 0;
   std::vector<Tick>* wakeup_;
   std::vector<Request> queue_;
   std::vector<ProcId> next_waiter_;

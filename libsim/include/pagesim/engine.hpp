@@ -102,18 +102,33 @@ class Engine {
  private:
   PageTableView view() { return PageTableView(bits_.data(), &trace_, config_.frames, &resident_); }
   Access make_access(std::size_t i) const;
+  // A hit with access flags `flags`: referenced, dirty on a write; a readahead page loses its
+  // mark on first use.
+  static void touch(PageBits& b, std::uint8_t flags) {
+    b.value = static_cast<std::uint8_t>(
+        (b.value | page_bits::kReferenced | (flags & Trace::kWrite) * page_bits::kDirty) &
+        ~page_bits::kReadahead);
+  }
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
   // Frames to reclaim before the next fault by the watermarks, 0 if none.
-  std::size_t reclaim_want() const;
+  std::size_t reclaim_want() const {
+    const std::size_t free = config_.frames - resident_;
+    if (free > config_.low_watermark) return 0;
+    return std::max<std::size_t>(config_.high_watermark, 1) - std::min(free, config_.high_watermark);
+  }
   // Throws PolicyError unless victims_ holds 1..want distinct resident pages (at least one
   // when no frame is free).
   void check_victims(std::size_t want, std::size_t index) const;
   void evict(PageId p);
+  [[noreturn]] void swap_full(PageId p) const;
   // Handles the fault of access i; true when its process now waits for a read.
   template <class P>
   bool fault(P& policy, std::size_t i);
+  // Makes the pages in ra_ resident and tells the policy, for the fault of access i.
+  template <class P>
+  void read_ahead(P& policy, std::size_t i);
   // Fills ra_ with the pages to read ahead around p's slot.
   void collect_readahead(PageId p);
   // Counts a fault on access i and makes its page resident.
@@ -126,7 +141,11 @@ class Engine {
   void wait_for_read(ProcId proc);
   // Moves the clock to t (not backwards), taking vmstat rows on the way.
   void jump_to(Tick t);
-  void sample_until(Tick t);
+  // Takes the vmstat rows due by time t.
+  void sample_until(Tick t) {
+    if (next_sample_ <= t) take_samples(t);
+  }
+  void take_samples(Tick t);
   template <class P>
   void on_events(P& policy);
   void set_next_event() { next_event_ = std::min(next_tick_, next_sample_); }
@@ -144,11 +163,14 @@ class Engine {
   EngineConfig config_;
   std::string policy_name_;
   Schedule schedule_;
-  PageArray<std::uint8_t> bits_;
+  PageArray<PageBits> bits_;
   PageArray<std::uint32_t> next_use_;
-  // Prescient policies: next use of each page after its last access (for readahead pages).
+  // Prescient policies: next use of each page after its last access, for readahead pages
+  // (kept only when readahead is on: a random store per hit).
   PageArray<std::uint32_t> page_next_;
-  bool future_ = false;
+  bool track_page_next_ = false;
+  // No device and no watermarks: a fault without readahead is textbook demand paging.
+  bool demand_paging_ = false;
   PageArray<SlotId> slot_;
   std::vector<PageId> slot_owner_;
   std::size_t resident_ = 0;
@@ -186,75 +208,69 @@ inline Access Engine::make_access(std::size_t i) const {
   a.page = trace_.page(i);
   a.proc = trace_.page_proc(a.page);
   a.write = trace_.write(i);
-  a.kind = (bits_[a.page] & page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
+  a.kind = bits_[a.page].has(page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
   a.next_use = next_use_.empty() ? kNever : next_use_[i];
   return a;
 }
 
 inline void Engine::fault_in(std::size_t i) {
   const PageId p = trace_.page(i);
-  std::uint8_t& b = bits_[p];
+  PageBits& b = bits_[p];
   Counters& proc = counters_of(p);
   ++proc.faults;
-  if (!(b & (page_bits::kSeen | page_bits::kFile))) {
+  if (!b.has(page_bits::kSeen | page_bits::kFile)) {
     ++proc.minor_faults;
   } else {
     ++proc.major_faults;
-    if (b & page_bits::kInSwap) {
+    if (b.has(page_bits::kInSwap)) {
       ++proc.swap_ins;
       if (config_.free_slot_on_swapin) {
         swap_.release(slot_[p]);
         slot_owner_[slot_[p]] = kNoPage;
         slot_[p] = kNoSlot;
-        b = static_cast<std::uint8_t>((b & ~page_bits::kInSwap) | page_bits::kDirty);
+        b.clear(page_bits::kInSwap);
+        b.set(page_bits::kDirty);
       }
-    } else if (b & page_bits::kFile) {
+    } else if (b.has(page_bits::kFile)) {
       ++proc.file_reads;
     } else {
       ++proc.zero_refills;
     }
   }
-  b = static_cast<std::uint8_t>(b | page_bits::kResident | page_bits::kSeen |
-                                page_bits::kReferenced);
-  if (trace_.write(i)) b = static_cast<std::uint8_t>(b | page_bits::kDirty);
+  b.set(page_bits::kResident | page_bits::kSeen | page_bits::kReferenced |
+        (trace_.write(i) ? page_bits::kDirty : 0));
   ++resident_;
   ++resident_of_[proc_of(p)];
 }
 
 inline void Engine::evict(PageId p) {
-  std::uint8_t& b = bits_[p];
+  PageBits& b = bits_[p];
   Counters& proc = counters_of(p);
   ++proc.evictions;
-  if (b & page_bits::kReadahead) ++proc.readahead_wasted;
-  if (b & page_bits::kDirty) {
+  if (b.has(page_bits::kReadahead)) ++proc.readahead_wasted;
+  if (b.has(page_bits::kDirty)) {
     ++proc.evictions_dirty;
-    if (b & page_bits::kFile) {
+    if (b.has(page_bits::kFile)) {
       ++proc.file_writes;
       if (config_.device.kind != DeviceKind::kNone) write_page(file_position(p));
     } else {
       ++proc.swap_outs;
       // kInSwap mirrors slot_[p] != kNoSlot; testing the bit spares a cache miss.
-      if (!(b & page_bits::kInSwap)) {
+      if (!b.has(page_bits::kInSwap)) {
         const SlotId slot = swap_.allocate();
-        if (slot == kNoSlot) {
-          throw ConfigError("swap is full: all " + std::to_string(swap_.size()) +
-                            " slots (parameter 'swap_slots') are in use, so dirty page " +
-                            trace_.describe_page(p) +
-                            " cannot be swapped out; raise swap_slots (0 means twice the "
-                            "trace's pages)");
-        }
+        if (slot == kNoSlot) swap_full(p);
         slot_[p] = slot;
         slot_owner_[slot] = p;
       }
       // Without a device the write costs nothing: skip the slot_ load (a cache miss).
       if (config_.device.kind != DeviceKind::kNone) write_page(slot_[p]);
     }
-    b = static_cast<std::uint8_t>(b | ((b & page_bits::kFile) ? 0 : page_bits::kInSwap));
+    if (!b.has(page_bits::kFile)) b.set(page_bits::kInSwap);
   } else {
     ++proc.evictions_clean;
   }
-  b = static_cast<std::uint8_t>(b & ~(page_bits::kResident | page_bits::kDirty |
-                                      page_bits::kReferenced | page_bits::kReadahead));
+  b.clear(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced |
+          page_bits::kReadahead);
   --resident_;
   --resident_of_[proc_of(p)];
 }
@@ -269,7 +285,7 @@ void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
   }
   // The common case, one resident victim for one wanted, is checked inline.
   const bool simple = want == 1 && victims_.size() == 1 && victims_[0] < bits_.size() &&
-                      (bits_[victims_[0]] & page_bits::kResident);
+                      bits_[victims_[0]].has(page_bits::kResident);
   if (!simple) check_victims(want, index);
   for (PageId v : victims_) evict(v);
   for (PageId v : victims_) policy.on_evict(v, view());
@@ -278,11 +294,22 @@ void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
 template <class P>
 bool Engine::fault(P& policy, std::size_t i) {
   const PageId p = trace_.page(i);
-  const ProcId proc = proc_of(p);
-  cur_proc_ = proc;
-  if (device_.queued_device()) device_.advance(now_);
-  const bool swap_in = (bits_[p] & page_bits::kInSwap) != 0;
-  const bool reads = swap_in || (bits_[p] & page_bits::kFile) != 0;
+  if (demand_paging_ && !(config_.page_cluster != 0 && bits_[p].has(page_bits::kInSwap))) {
+    // No device, no watermarks, nothing to read ahead: one victim when memory is full.
+    if (resident_ == config_.frames) reclaim(policy, i, 1);
+    fault_in(i);
+    if (track_page_next_) page_next_[p] = next_use_[i];
+    policy.on_fault(make_access(i), view());
+    return false;
+  }
+  // Without a device (counts only) the IO bookkeeping is skipped entirely.
+  const bool io = config_.device.kind != DeviceKind::kNone;
+  if (io) {
+    cur_proc_ = proc_of(p);
+    if (device_.queued_device()) device_.advance(now_);
+  }
+  const PageBits b = bits_[p];
+  const bool swap_in = b.has(page_bits::kInSwap);
   ra_.clear();
   if (swap_in && config_.page_cluster != 0) {
     collect_readahead(p);
@@ -294,13 +321,23 @@ bool Engine::fault(P& policy, std::size_t i) {
   const std::size_t free = config_.frames - resident_;
   if (free < 1 + ra_.size()) want = std::max(want, 1 + ra_.size() - free);
   if (want != 0) reclaim(policy, i, want);
-  if (ra_.size() + resident_ >= config_.frames) ra_.resize(config_.frames - resident_ - 1);
+  if (!ra_.empty() && ra_.size() + resident_ >= config_.frames) {
+    ra_.resize(config_.frames - resident_ - 1);
+  }
 
-  const bool blocked = reads && read_pages(p, proc, swap_in);
+  const bool blocked =
+      io && (swap_in || b.has(page_bits::kFile)) && read_pages(p, proc_of(p), swap_in);
   fault_in(i);
-  if (future_) page_next_[p] = next_use_[i];
+  if (track_page_next_) page_next_[p] = next_use_[i];
+  if (!ra_.empty()) read_ahead(policy, i);
+  policy.on_fault(make_access(i), view());
+  return blocked;
+}
+
+template <class P>
+void Engine::read_ahead(P& policy, std::size_t i) {
   for (PageId q : ra_) {
-    bits_[q] = static_cast<std::uint8_t>(bits_[q] | page_bits::kResident | page_bits::kReadahead);
+    bits_[q].set(page_bits::kResident | page_bits::kReadahead);
     ++resident_;
     ++resident_of_[proc_of(q)];
     ++counters_of(q).readahead_pages;
@@ -312,11 +349,9 @@ bool Engine::fault(P& policy, std::size_t i) {
     a.proc = proc_of(q);
     a.kind = PageKind::kAnon;
     a.readahead = true;
-    a.next_use = future_ ? page_next_[q] : kNever;
+    a.next_use = track_page_next_ ? page_next_[q] : kNever;
     policy.on_fault(a, view());
   }
-  policy.on_fault(make_access(i), view());
-  return blocked;
 }
 
 template <class P>
@@ -347,24 +382,26 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const PageId* pages = trace_.pages().data();
   const std::uint8_t* flags = trace_.flags().data();
   const ProcId* page_proc = trace_.page_procs().data();
-  std::uint8_t* bits = bits_.data();
+  PageBits* bits = bits_.data();
   const std::size_t n = trace_.size();
   const Tick cpu = config_.cpu_ns;
-  const bool hit_work = traits.needs_hits || future_;
+  const bool hit_work = traits.needs_hits || track_page_next_;
   // With a device, a fault reads its page's slot: fetch it ahead like the bits.
   const SlotId* slots = config_.device.kind == DeviceKind::kNone ? nullptr : slot_.data();
   Tick now = now_;
+  Tick next_event = next_event_;
   for (std::size_t i = 0; i < n; ++i) {
     now += cpu;
-    if (now >= next_event_) {
+    if (now >= next_event) {
       now_ = now;
       on_events(policy);
       now = now_;
+      next_event = next_event_;
     }
     constexpr std::size_t d = detail::kPrefetchDistance;
     if (i + 2 * d < n) {
       __builtin_prefetch(bits + pages[i + 2 * d], 1);
-      if (slots != nullptr && !(bits[pages[i + d]] & page_bits::kResident)) {
+      if (slots != nullptr && !bits[pages[i + d]].has(page_bits::kResident)) {
         __builtin_prefetch(slots + pages[i + d], 0);
       }
       if constexpr (detail::HasPrefetch<P>::value) {
@@ -373,14 +410,11 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       }
     }
     const PageId p = pages[i];
-    const auto dirty = static_cast<std::uint8_t>((flags[i] & Trace::kWrite) * page_bits::kDirty);
-    if (bits[p] & page_bits::kResident) {
-      // A readahead page loses its mark on first use.
-      bits[p] = static_cast<std::uint8_t>((bits[p] | page_bits::kReferenced | dirty) &
-                                          ~page_bits::kReadahead);
+    if (bits[p].has(page_bits::kResident)) {
+      touch(bits[p], flags[i]);
       if constexpr (kMulti) finish_[page_proc[p]] = now;
       if (hit_work) {
-        if (future_) page_next_[p] = next_use_[i];
+        if (track_page_next_) page_next_[p] = next_use_[i];
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
       }
       continue;
@@ -388,6 +422,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
     now_ = now;
     if (fault(policy, i)) wait_for_read(page_proc[p]);
     now = now_;
+    next_event = next_event_;
     if constexpr (kMulti) finish_[page_proc[p]] = now;
   }
   now_ = now;
@@ -401,7 +436,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
   const PageId* pages = trace_.pages().data();
   const std::uint8_t* flags = trace_.flags().data();
   const ProcId* page_proc = trace_.page_procs().data();
-  std::uint8_t* bits = bits_.data();
+  PageBits* bits = bits_.data();
   const std::size_t n = trace_.size();
   const std::size_t np = trace_.num_procs();
   const Tick cpu = config_.cpu_ns;
@@ -477,10 +512,8 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
         now = now_;
       }
       const PageId p = pages[i];
-      const auto dirty = static_cast<std::uint8_t>((flags[i] & Trace::kWrite) * page_bits::kDirty);
-      if (bits[p] & page_bits::kResident) {
-        bits[p] = static_cast<std::uint8_t>((bits[p] | page_bits::kReferenced | dirty) &
-                                            ~page_bits::kReadahead);
+      if (bits[p].has(page_bits::kResident)) {
+        touch(bits[p], flags[i]);
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
       } else {
         now_ = now;
@@ -515,8 +548,8 @@ Result Engine::run(P& policy) {
           "run): set schedule='static'");
     }
     next_use_ = compute_next_use(trace_);
-    page_next_.assign(trace_.num_pages(), kNever);
-    future_ = true;
+    track_page_next_ = config_.page_cluster != 0;
+    if (track_page_next_) page_next_.assign(trace_.num_pages(), kNever);
   }
   policy.reset(trace_.num_pages(), config_.frames);
   tick_ns_ = traits.tick_ns;

@@ -24,22 +24,33 @@ inline constexpr std::uint8_t kFile = 32;
 inline constexpr std::uint8_t kReadahead = 64;
 }  // namespace page_bits
 
+// One page's state bits (page_bits::k*). A struct, not a plain byte: a store through a byte
+// may alias any object, so the compiler would reload every engine field after each bit update
+// in the replay loop; a store to a struct member does not.
+struct PageBits {
+  std::uint8_t value = 0;
+
+  bool has(int mask) const { return (value & mask) != 0; }
+  void set(int mask) { value = static_cast<std::uint8_t>(value | mask); }
+  void clear(int mask) { value = static_cast<std::uint8_t>(value & ~mask); }
+};
+
 // What a policy may see of the engine's page table: residency, dirty and referenced bits,
 // owner and kind of each page. Policies read it and may only test-and-clear referenced bits,
 // as the kernel does with pte young bits. Cheap to copy; pass by value.
 class PageTableView {
  public:
-  PageTableView(std::uint8_t* bits, const Trace* trace, std::size_t frames,
+  PageTableView(PageBits* bits, const Trace* trace, std::size_t frames,
                 const std::size_t* resident)
       : bits_(bits), trace_(trace), frames_(frames), resident_(resident) {}
 
-  bool resident(PageId p) const { return (bits_[p] & page_bits::kResident) != 0; }
-  bool dirty(PageId p) const { return (bits_[p] & page_bits::kDirty) != 0; }
-  bool referenced(PageId p) const { return (bits_[p] & page_bits::kReferenced) != 0; }
-  bool in_swap(PageId p) const { return (bits_[p] & page_bits::kInSwap) != 0; }
+  bool resident(PageId p) const { return bits_[p].has(page_bits::kResident); }
+  bool dirty(PageId p) const { return bits_[p].has(page_bits::kDirty); }
+  bool referenced(PageId p) const { return bits_[p].has(page_bits::kReferenced); }
+  bool in_swap(PageId p) const { return bits_[p].has(page_bits::kInSwap); }
   bool test_and_clear_referenced(PageId p) {
     const bool was = referenced(p);
-    bits_[p] = static_cast<std::uint8_t>(bits_[p] & ~page_bits::kReferenced);
+    bits_[p].clear(page_bits::kReferenced);
     return was;
   }
 
@@ -48,7 +59,7 @@ class PageTableView {
 
   ProcId proc(PageId p) const { return trace_->page_proc(p); }
   PageKind kind(PageId p) const {
-    return (bits_[p] & page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
+    return bits_[p].has(page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
   }
   const Trace& trace() const { return *trace_; }
 
@@ -66,7 +77,7 @@ class PageTableView {
   }
 
  private:
-  std::uint8_t* bits_;
+  PageBits* bits_;
   const Trace* trace_;
   std::size_t frames_;
   const std::size_t* resident_;
