@@ -301,7 +301,7 @@ Result Engine::finish() {
   }
 
   r.per_proc = per_proc_;
-  r.proc_pids = trace_.proc_pids();
+  r.proc_pids = trace_.proc_pids().to_vector();
   r.per_proc_time = proc_time_;
   for (ProcId proc = 0; proc < r.per_proc.size(); ++proc) {
     Counters& c = r.per_proc[proc];

@@ -30,37 +30,73 @@ std::uint64_t Trace::count_writes() const {
   return n;
 }
 
-Trace Trace::from_columns(std::vector<PageId> pages, std::vector<std::uint8_t> flags,
-                          std::vector<ProcId> page_proc, std::vector<std::uint64_t> page_vpn,
-                          std::vector<PageKind> page_kind, std::vector<std::uint64_t> proc_pid,
-                          std::uint32_t page_size, std::string source) {
-  if (pages.size() != flags.size()) throw ConfigError("trace columns 'pages' and 'flags' differ in length");
+namespace {
+
+// Index of the first element of `column` that `bad` holds for; called only after a
+// vectorisable reduction has shown that there is one.
+template <class T, class Bad>
+std::size_t first_bad(const Column<T>& column, Bad bad) {
+  std::size_t i = 0;
+  while (i < column.size() && !bad(column[i])) ++i;
+  return i;
+}
+
+[[noreturn]] void bad_element(const char* column, std::size_t i, std::uint64_t value, const std::string& allowed) {
+  throw ConfigError(std::string("trace column '") + column + "': element " + std::to_string(i) + " is " +
+                    std::to_string(value) + "; expected " + allowed);
+}
+
+}  // namespace
+
+Trace Trace::from_columns(Column<PageId> pages, Column<std::uint8_t> flags, Column<ProcId> page_proc,
+                          Column<std::uint64_t> page_vpn, Column<PageKind> page_kind,
+                          Column<std::uint64_t> proc_pid, std::uint32_t page_size, std::string source) {
+  if (pages.size() != flags.size()) {
+    throw ConfigError("trace columns 'pages' (" + std::to_string(pages.size()) + ") and 'flags' (" +
+                      std::to_string(flags.size()) + ") differ in length; expected one flags byte per access");
+  }
   if (page_proc.size() != page_vpn.size() || page_proc.size() != page_kind.size()) {
-    throw ConfigError("per-page trace columns differ in length");
+    throw ConfigError("per-page trace columns 'page_procs' (" + std::to_string(page_proc.size()) + "), 'page_vpns' (" +
+                      std::to_string(page_vpn.size()) + ") and 'page_kinds' (" + std::to_string(page_kind.size()) +
+                      ") differ in length; expected one entry per page");
   }
   if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
     throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) +
                       " is not allowed: must be a power of two");
   }
-  Trace t;
-  t.proc_accesses_.assign(proc_pid.size(), 0);
-  for (ProcId proc : page_proc) {
-    if (proc >= proc_pid.size()) throw ConfigError("trace page refers to process " + std::to_string(proc) + " of " + std::to_string(proc_pid.size()));
+  // Loading a 100-million-access file goes through here: every column is checked with a
+  // vectorisable reduction first, and the exact offender is looked for only on failure.
+  const std::size_t num_pages = page_proc.size(), q = proc_pid.size();
+  ProcId max_proc = 0;
+  for (ProcId proc : page_proc) max_proc = std::max(max_proc, proc);
+  if (!page_proc.empty() && max_proc >= q) {
+    const std::size_t i = first_bad(page_proc, [q](ProcId v) { return v >= q; });
+    bad_element("page_procs", i, page_proc[i], "a process id below the process count " + std::to_string(q));
   }
-  // Loading a 100-million-access file goes through here: check the page ids with a
-  // vectorisable max first, and count per process with four interleaved counter sets so that
-  // consecutive accesses of one process do not wait on each other's increment.
+  const auto* kind_bytes = reinterpret_cast<const std::uint8_t*>(page_kind.data());
+  std::uint8_t all_kinds = 0;
+  for (std::size_t p = 0; p < num_pages; ++p) all_kinds |= kind_bytes[p];
+  if (all_kinds > 1) {
+    std::size_t i = 0;
+    while (kind_bytes[i] <= 1) ++i;
+    bad_element("page_kinds", i, kind_bytes[i], "0 (anon) or 1 (file)");
+  }
   PageId max_page = 0;
   for (PageId p : pages) max_page = std::max(max_page, p);
-  if (!pages.empty() && max_page >= page_proc.size()) {
-    for (std::size_t i = 0; i < pages.size(); ++i) {
-      if (pages[i] >= page_proc.size()) {
-        throw ConfigError("trace access " + std::to_string(i) + " refers to page " +
-                          std::to_string(pages[i]) + " of " + std::to_string(page_proc.size()));
-      }
-    }
+  if (!pages.empty() && max_page >= num_pages) {
+    const std::size_t i = first_bad(pages, [num_pages](PageId v) { return v >= num_pages; });
+    bad_element("pages", i, pages[i], "a page id below the page count " + std::to_string(num_pages));
   }
-  const std::size_t q = proc_pid.size();
+  std::uint8_t all_flags = 0;
+  for (std::uint8_t f : flags) all_flags |= f;
+  if (all_flags > kWrite) {
+    const std::size_t i = first_bad(flags, [](std::uint8_t v) { return v > kWrite; });
+    bad_element("flags", i, flags[i], "0 (read) or 1 (write)");
+  }
+  Trace t;
+  // Per-process access counts with four interleaved counter sets, so that consecutive
+  // accesses of one process do not wait on each other's increment.
+  t.proc_accesses_.assign(q, 0);
   if (q == 1) {
     t.proc_accesses_[0] = pages.size();
   } else if (q > 1) {
@@ -102,14 +138,14 @@ TraceBuilder::TraceBuilder(std::uint32_t page_size, std::string source) {
     throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) +
                       " is not allowed: must be a power of two");
   }
-  trace_.page_size_ = page_size;
-  trace_.source_ = std::move(source);
+  page_size_ = page_size;
+  source_ = std::move(source);
   slots_.assign(1024, Slot{0, 0, kNoPage});
 }
 
 void TraceBuilder::reserve(std::size_t accesses) {
-  trace_.pages_.reserve(accesses);
-  trace_.flags_.reserve(accesses);
+  pages_.reserve(accesses);
+  flags_.reserve(accesses);
 }
 
 void TraceBuilder::grow() {
@@ -127,10 +163,10 @@ void TraceBuilder::grow() {
 ProcId TraceBuilder::intern_proc(std::uint64_t pid) {
   if (pid == last_pid_) return last_proc_;
   ProcId proc = 0;
-  while (proc < trace_.proc_pid_.size() && trace_.proc_pid_[proc] != pid) ++proc;
-  if (proc == trace_.proc_pid_.size()) {
-    trace_.proc_pid_.push_back(pid);
-    trace_.proc_accesses_.push_back(0);
+  while (proc < proc_pid_.size() && proc_pid_[proc] != pid) ++proc;
+  if (proc == proc_pid_.size()) {
+    proc_pid_.push_back(pid);
+    proc_accesses_.push_back(0);
   }
   last_pid_ = pid;
   last_proc_ = proc;
@@ -143,8 +179,10 @@ PageId TraceBuilder::intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind)
   while (slots_[h].page != kNoPage) {
     if (slots_[h].vpn == vpn && slots_[h].pid == pid) {
       const PageId p = slots_[h].page;
-      if (trace_.page_kind_[p] != kind) {
-        throw ConfigError("page " + trace_.describe_page(p) + " is accessed both as " +
+      if (page_kind_[p] != kind) {
+        std::ostringstream page;
+        page << "pid " << pid << " vpn 0x" << std::hex << vpn;
+        throw ConfigError("page " + page.str() + " is accessed both as " +
                           (kind == PageKind::kFile ? "file" : "anon") + " and as " +
                           (kind == PageKind::kFile ? "anon" : "file") +
                           "; a page has one kind");
@@ -153,24 +191,36 @@ PageId TraceBuilder::intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind)
     }
     h = (h + 1) & mask;
   }
-  const std::size_t count = trace_.page_proc_.size();
+  const std::size_t count = page_proc_.size();
   if (count >= kNoPage - 1) throw ConfigError("trace has more than 2^32-2 distinct pages");
   const auto page = static_cast<PageId>(count);
   slots_[h] = Slot{pid, vpn, page};
-  trace_.page_proc_.push_back(intern_proc(pid));
-  trace_.page_vpn_.push_back(vpn);
-  trace_.page_kind_.push_back(kind);
+  page_proc_.push_back(intern_proc(pid));
+  page_vpn_.push_back(vpn);
+  page_kind_.push_back(kind);
   if ((count + 1) * 2 > slots_.size()) grow();
   return page;
 }
 
 void TraceBuilder::add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) {
   const PageId page = intern(pid, vpn, kind);
-  trace_.pages_.push_back(page);
-  trace_.flags_.push_back(write ? Trace::kWrite : 0);
-  ++trace_.proc_accesses_[trace_.page_proc_[page]];
+  pages_.push_back(page);
+  flags_.push_back(write ? Trace::kWrite : 0);
+  ++proc_accesses_[page_proc_[page]];
 }
 
-Trace TraceBuilder::build() && { return std::move(trace_); }
+Trace TraceBuilder::build() && {
+  Trace t;
+  t.pages_ = std::move(pages_);
+  t.flags_ = std::move(flags_);
+  t.page_proc_ = std::move(page_proc_);
+  t.page_vpn_ = std::move(page_vpn_);
+  t.page_kind_ = std::move(page_kind_);
+  t.proc_pid_ = std::move(proc_pid_);
+  t.proc_accesses_ = std::move(proc_accesses_);
+  t.page_size_ = page_size_;
+  t.source_ = std::move(source_);
+  return t;
+}
 
 }  // namespace pagesim

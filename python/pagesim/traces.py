@@ -4,6 +4,18 @@
 >>> t = pagesim.generate("qsbench", mib=4, seed=1)
 >>> t.save("q.pgt"); pagesim.load("q.pgt").num_accesses == t.num_accesses
 True
+
+Zero-copy: a loaded native (``.pgt``) trace uses the mapped file in place, and
+:meth:`Trace.from_columns` uses numpy arrays of dense page ids in place (uint32 ``pages``,
+uint8 or bool ``writes``, ...; ``np.load(path, mmap_mode="r")`` arrays too), keeping them
+alive and marking them read-only; other inputs are converted once.
+:meth:`Trace.from_arrays` densifies arbitrary page numbers and always copies.
+
+>>> import numpy as np
+>>> pages = np.array([0, 1, 0, 2], dtype=np.uint32)
+>>> t = Trace.from_columns(pages, np.array([0, 1, 0, 0], dtype=np.uint8))
+>>> np.shares_memory(t.pages, pages), pages.flags.writeable
+(True, False)
 """
 from __future__ import annotations
 

@@ -1,6 +1,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <limits>
+#include <memory>
+
 #include "bindings.hpp"
 #include "pagesim/error.hpp"
 #include "pagesim/generators.hpp"
@@ -12,7 +16,7 @@ namespace {
 
 // A read-only numpy view of a column owned by `owner` (kept alive by the array).
 template <class T>
-py::array_t<T> view(const std::vector<T>& column, py::handle owner) {
+py::array_t<T> view(const Column<T>& column, py::handle owner) {
   py::array_t<T> a({column.size()}, {sizeof(T)}, column.data(), owner);
   py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return a;
@@ -25,7 +29,7 @@ std::vector<T> to_vector(const py::handle& h) {
 }
 
 template <class T>
-py::array_t<T> copy(const std::vector<T>& column) {
+py::array_t<T> copy(const Column<T>& column) {
   return py::array_t<T>(static_cast<py::ssize_t>(column.size()), column.data());
 }
 
@@ -64,12 +68,146 @@ Trace from_arrays(const py::array_t<std::uint64_t, py::array::c_style | py::arra
   return std::move(builder).build();
 }
 
+// Keeps a Python object alive for as long as a Column points into its memory. The last
+// owner may be released by a thread without the GIL (a sweep worker), hence the acquire.
+std::shared_ptr<const void> keep_alive(py::object o) {
+  return std::shared_ptr<const void>(new py::object(std::move(o)), [](const py::object* p) {
+    if (!Py_IsInitialized()) return;  // interpreter gone: nothing left to release
+    py::gil_scoped_acquire gil;
+    delete p;
+  });
+}
+
+// One argument of Trace.from_columns as a column. A one-dimensional, C-contiguous, aligned
+// numpy array of exactly T (or bool, where `bool_ok`) is used in place and listed in
+// `in_place`; anything else holding integers is converted once. Checks shape, length and
+// the range of T; the values are checked by Trace::from_columns.
+template <class T>
+Column<T> column_arg(const py::object& o, const char* name, std::size_t length, std::vector<py::array>& in_place,
+                     bool bool_ok = false) {
+  const std::string arg = std::string("'") + name + "'";
+  py::array a;
+  if (py::isinstance<py::array>(o)) {
+    a = py::reinterpret_borrow<py::array>(o);  // keeps a subclass (np.memmap) as it is
+  } else {
+    a = py::array::ensure(o);
+    if (!a) throw ConfigError(arg + " must be a one-dimensional array of integers");
+  }
+  if (a.ndim() != 1) {
+    throw ConfigError(arg + " must be a one-dimensional array; got " + std::to_string(a.ndim()) + " dimensions");
+  }
+  const auto n = static_cast<std::size_t>(a.size());
+  if (length != static_cast<std::size_t>(-1) && n != length) {
+    throw ConfigError(arg + " has " + std::to_string(n) + " elements; expected " + std::to_string(length));
+  }
+  const char kind = a.dtype().kind();
+  if (kind != 'u' && kind != 'i' && kind != 'b') {
+    throw ConfigError(arg + " must hold integers; got dtype " + py::str(a.dtype()).cast<std::string>());
+  }
+  const auto& api = py::detail::npy_api::get();
+  const auto same = [&](const py::dtype& d) { return api.PyArray_EquivTypes_(a.dtype().ptr(), d.ptr()); };
+  constexpr int kInPlace = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
+  if (a.ptr() == o.ptr() && (a.flags() & kInPlace) == kInPlace &&
+      (same(py::dtype::of<T>()) || (bool_ok && same(py::dtype::of<bool>())))) {
+    in_place.push_back(a);
+    return Column<T>(static_cast<const T*>(a.data()), n, keep_alive(a));
+  }
+  if (n != 0 && kind != 'b') {
+    const auto first = [&](const py::object& mask) {
+      return py::module_::import("numpy").attr("flatnonzero")(mask)[py::int_(0)].cast<std::size_t>();
+    };
+    if (kind == 'i' && a.attr("min")().cast<std::int64_t>() < 0) {
+      const std::size_t i = first(a.attr("__lt__")(0));
+      throw ConfigError(arg + " element " + std::to_string(i) + " is " + py::str(a[py::int_(i)]).cast<std::string>() +
+                        "; expected a value from 0 to " + std::to_string(std::numeric_limits<T>::max()));
+    }
+    const py::object limit = py::int_(std::numeric_limits<T>::max());
+    if (a.dtype().itemsize() > static_cast<py::ssize_t>(sizeof(T)) && a.attr("max")() > limit) {
+      const std::size_t i = first(a.attr("__gt__")(limit));
+      throw ConfigError(arg + " element " + std::to_string(i) + " is " + py::str(a[py::int_(i)]).cast<std::string>() +
+                        "; expected a value from 0 to " + std::to_string(std::numeric_limits<T>::max()));
+    }
+  }
+  auto converted = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
+  if (!converted) throw ConfigError(arg + " cannot be converted to " + py::str(py::dtype::of<T>()).cast<std::string>());
+  const T* data = converted.data();
+  return Column<T>(data, n, keep_alive(std::move(converted)));
+}
+
+template <class T>
+Column<T> filled(std::size_t n, T value) {
+  return std::vector<T>(n, value);
+}
+
+Trace from_columns(const py::object& pages_arg, const py::object& writes_arg, const py::object& page_procs_arg,
+                   const py::object& page_vpns_arg, const py::object& page_kinds_arg,
+                   const py::object& proc_pids_arg, std::uint32_t page_size) {
+  constexpr auto kAny = static_cast<std::size_t>(-1);
+  std::vector<py::array> in_place;
+  Column<PageId> pages = column_arg<PageId>(pages_arg, "pages", kAny, in_place);
+  const std::size_t n = pages.size();
+  Column<std::uint8_t> flags = writes_arg.is_none() ? filled<std::uint8_t>(n, 0)
+                                                    : column_arg<std::uint8_t>(writes_arg, "writes", n, in_place, true);
+  // Named here as 'writes'; Trace::from_columns would call the column 'flags'.
+  std::uint8_t all_flags = 0;
+  for (std::uint8_t f : flags) all_flags |= f;
+  if (all_flags > Trace::kWrite) {
+    std::size_t i = 0;
+    while (flags[i] <= Trace::kWrite) ++i;
+    throw ConfigError("'writes' element " + std::to_string(i) + " is " + std::to_string(flags[i]) +
+                      "; expected 0 (read) or 1 (write)");
+  }
+  Column<ProcId> page_procs;
+  if (page_procs_arg.is_none()) {
+    PageId max_page = 0;
+    for (PageId p : pages) max_page = std::max(max_page, p);
+    if (n != 0 && max_page == kNoPage) throw ConfigError("'pages' element holds 2^32-1; expected page ids below 2^32-1");
+    page_procs = filled<ProcId>(n == 0 ? 0 : std::size_t{max_page} + 1, 0);
+  } else {
+    page_procs = column_arg<ProcId>(page_procs_arg, "page_procs", kAny, in_place);
+  }
+  const std::size_t num_pages = page_procs.size();
+  Column<std::uint64_t> page_vpns;
+  if (page_vpns_arg.is_none()) {
+    std::vector<std::uint64_t> vpn(num_pages);
+    for (std::size_t p = 0; p < num_pages; ++p) vpn[p] = p;
+    page_vpns = std::move(vpn);
+  } else {
+    page_vpns = column_arg<std::uint64_t>(page_vpns_arg, "page_vpns", num_pages, in_place);
+  }
+  // PageKind is one byte holding 0 or 1 (checked by Trace::from_columns).
+  static_assert(sizeof(PageKind) == 1);
+  Column<PageKind> page_kinds;
+  if (page_kinds_arg.is_none()) {
+    page_kinds = filled<PageKind>(num_pages, PageKind::kAnon);
+  } else {
+    const Column<std::uint8_t> bytes = column_arg<std::uint8_t>(page_kinds_arg, "page_kinds", num_pages, in_place, true);
+    page_kinds = Column<PageKind>(reinterpret_cast<const PageKind*>(bytes.data()), bytes.size(), bytes.owner());
+  }
+  Column<std::uint64_t> proc_pids;
+  if (proc_pids_arg.is_none()) {
+    ProcId max_proc = 0;
+    for (ProcId p : page_procs) max_proc = std::max(max_proc, p);
+    std::vector<std::uint64_t> pids(num_pages == 0 ? 1 : std::size_t{max_proc} + 1);
+    for (std::size_t k = 0; k < pids.size(); ++k) pids[k] = k + 1;
+    proc_pids = std::move(pids);
+  } else {
+    proc_pids = column_arg<std::uint64_t>(proc_pids_arg, "proc_pids", kAny, in_place);
+  }
+  Trace t = Trace::from_columns(std::move(pages), std::move(flags), std::move(page_procs), std::move(page_vpns),
+                                std::move(page_kinds), std::move(proc_pids), page_size, "numpy");
+  // The engine indexes by page id without bounds checks: the arrays just validated must not
+  // change while the Trace refers to them.
+  for (py::array& a : in_place) a.attr("setflags")(py::arg("write") = false);
+  return t;
+}
+
 py::tuple trace_state(const Trace& t) {
   std::vector<std::uint8_t> kinds(t.num_pages());
   for (PageId p = 0; p < t.num_pages(); ++p) kinds[p] = static_cast<std::uint8_t>(t.page_kind(p));
   return py::make_tuple(1, copy(t.pages()), copy(t.flags()), copy(t.page_procs()),
-                        copy(t.page_vpns()), copy(kinds), copy(t.proc_pids()), t.page_size(),
-                        t.source());
+                        copy(t.page_vpns()), copy(Column<std::uint8_t>(std::move(kinds))), copy(t.proc_pids()),
+                        t.page_size(), t.source());
 }
 
 Trace trace_from_state(const py::tuple& s) {
@@ -102,7 +240,69 @@ void register_trace(py::module_& m) {
           py::arg("text"), py::arg("page_size") = 4096, py::arg("page_numbers") = false)
       .def_static("from_arrays", &from_arrays, py::arg("pages"), py::arg("writes") = py::none(),
                   py::arg("pids") = py::none(), py::arg("kinds") = py::none(),
-                  py::arg("page_size") = 4096)
+                  py::arg("page_size") = 4096, R"doc(A trace from arbitrary page numbers, one per access.
+
+Parameters
+----------
+pages
+    Virtual page numbers (any integers up to 2**64-1), one per access.
+writes
+    Non-zero where the access is a write (default: all reads).
+pids
+    Process of each access (default: 1).
+kinds
+    0 (anonymous) or 1 (file-backed) for each access (default: anonymous).
+page_size
+    Bytes per page (a power of two).
+
+Notes
+-----
+Each distinct (pid, page) gets a dense page id in order of first touch, which takes a pass
+over the accesses and builds new columns: this always copies. Data whose page ids are
+already dense (0..P-1) can be used without a copy by :meth:`Trace.from_columns`.
+)doc")
+      .def_static("from_columns", &from_columns, py::arg("pages"), py::arg("writes") = py::none(), py::kw_only(),
+                  py::arg("page_procs") = py::none(), py::arg("page_vpns") = py::none(),
+                  py::arg("page_kinds") = py::none(), py::arg("proc_pids") = py::none(),
+                  py::arg("page_size") = 4096, R"doc(A trace from columns with dense page ids, without copying where possible.
+
+Parameters
+----------
+pages
+    Dense page id of each access: integers from 0 to P-1, where P is ``len(page_procs)``,
+    or ``pages.max() + 1`` when ``page_procs`` is not given.
+writes
+    1 (or True) where the access is a write, 0 where it is a read (default: all reads).
+page_procs
+    Dense process (0..Q-1) of each page (default: every page belongs to process 0).
+page_vpns
+    Virtual page number of each page (default: the page id).
+page_kinds
+    0 (anonymous) or 1 (file-backed) for each page (default: anonymous).
+proc_pids
+    Original pid of each dense process, Q values (default: 1, 2, ..., Q).
+page_size
+    Bytes per page (a power of two).
+
+Notes
+-----
+An argument that is a one-dimensional, C-contiguous numpy array of exactly the column's
+dtype (``pages``, ``page_procs``: uint32; ``writes``, ``page_kinds``: uint8 or bool;
+``page_vpns``, ``proc_pids``: uint64) is used in place: the Trace refers to its memory and
+keeps the array alive. Read-only arrays are accepted, e.g. ``np.load(path, mmap_mode="r")``.
+Any other array or sequence of integers is converted, which copies it once.
+
+An array used in place is marked read-only (``arr.flags.writeable`` becomes False): replay
+indexes by page id without bounds checks, so the validated values must not change. Other
+writable views of the same memory must not be written while the Trace lives.
+
+Raises
+------
+ConfigError
+    Naming the argument and the element when a value is out of range (a page id >= P, a
+    write flag or page kind other than 0 or 1, a process >= Q), when lengths differ, or when
+    an argument is not a one-dimensional array of integers.
+)doc")
       .def("__len__", &Trace::size)
       .def_property_readonly("num_accesses", &Trace::size)
       .def_property_readonly("num_pages", &Trace::num_pages)

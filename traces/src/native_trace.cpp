@@ -11,11 +11,14 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "pagesim/byte_source.hpp"
 #include "pagesim/error.hpp"
 #include "pagesim/trace_io.hpp"
+#include "readers.hpp"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "the native format is little-endian");
 
@@ -76,7 +79,7 @@ Header layout(std::uint64_t accesses, std::uint64_t pages, std::uint64_t procs, 
 
 class OutFile {
  public:
-  explicit OutFile(const std::string& path) : path_(path), f_(std::fopen(path.c_str(), "wb")) {
+  explicit OutFile(const std::string& path) : path_(path), f_(open(path)) {
     if (!f_) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
     std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
   }
@@ -103,6 +106,10 @@ class OutFile {
     if (std::fclose(f) != 0) fail();
   }
   std::FILE* get() { return f_; }
+  static std::FILE* open(const std::string& path) {
+    detail::unlink_before_rewrite(path);
+    return std::fopen(path.c_str(), "wb");
+  }
   [[noreturn]] void fail() const { throw ConfigError("cannot write '" + path_ + "': " + std::strerror(errno)); }
 
  private:
@@ -111,38 +118,29 @@ class OutFile {
   std::uint64_t pos_ = 0;
 };
 
-template <class T>
-void write_column(OutFile& out, std::uint64_t offset, const std::vector<T>& v) {
+// A vector or a Column.
+template <class Contiguous>
+void write_column(OutFile& out, std::uint64_t offset, const Contiguous& v) {
   out.pad_to(offset);
-  out.write(v.data(), v.size() * sizeof(T));
+  out.write(v.data(), v.size() * sizeof(*v.data()));
+}
+
+// `count` values of type T at `offset` in the file's bytes, which `owner` keeps alive.
+template <class T>
+Column<T> column_at(const char* data, std::uint64_t offset, std::uint64_t count, const std::shared_ptr<const void>& owner) {
+  return Column<T>(reinterpret_cast<const T*>(data + offset), static_cast<std::size_t>(count), owner);
 }
 
 [[noreturn]] void bad(const std::string& name, std::uint64_t offset, const std::string& what) {
   throw TraceFormatError(name, TraceFormatError::ByteOffset{offset}, what);
 }
 
-// Large columns ask for transparent huge pages before they are first written: loading 100
-// million accesses otherwise spends a quarter of its time in 4 KiB page faults.
-void advise_huge(const void* p, std::size_t bytes) {
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  if (bytes < 4 * kHuge) return;
-  const auto begin = (reinterpret_cast<std::uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
-  const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes) & ~(kHuge - 1);
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-}
-
-template <class T>
-std::vector<T> column(const char* data, std::uint64_t offset, std::uint64_t count) {
-  std::vector<T> v;
-  v.reserve(count);
-  advise_huge(v.data(), count * sizeof(T));
-  const auto* p = reinterpret_cast<const T*>(data + offset);
-  v.insert(v.end(), p, p + count);
-  return v;
-}
-
+// The mapping of a native file, owned by the columns of the Trace that point into it.
 class Mapping {
  public:
+  // MAP_POPULATE reads the file and fills the page tables now: the validation pass and the
+  // first replay then take no page faults. No MADV_SEQUENTIAL: the mapping outlives the load
+  // and is read again by every replay, its pages must not be dropped behind the first pass.
   Mapping(const std::string& path, int fd, std::size_t size) : size_(size) {
     if (size == 0) return;
     addr_ = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
@@ -150,7 +148,6 @@ class Mapping {
       addr_ = nullptr;
       throw TraceFormatError(path, 0, std::string("cannot map: ") + std::strerror(errno));
     }
-    ::madvise(addr_, size, MADV_SEQUENTIAL | MADV_WILLNEED);
   }
   ~Mapping() {
     if (addr_) ::munmap(addr_, size_);
@@ -167,11 +164,14 @@ class Mapping {
 }  // namespace
 
 Trace parse_native(const char* data, std::size_t size, const std::string& name) {
-  if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::uint64_t) != 0) {
-    std::vector<std::uint64_t> aligned((size + 7) / 8);
-    std::memcpy(aligned.data(), data, size);
-    return parse_native(reinterpret_cast<const char*>(aligned.data()), size, name);
-  }
+  auto copy = std::make_shared<std::vector<std::uint64_t>>((size + 7) / 8);
+  if (size != 0) std::memcpy(copy->data(), data, size);
+  const char* bytes = reinterpret_cast<const char*>(copy->data());
+  return parse_native(bytes, size, name, std::move(copy));
+}
+
+Trace parse_native(const char* data, std::size_t size, const std::string& name, std::shared_ptr<const void> owner) {
+  if (reinterpret_cast<std::uintptr_t>(data) % alignof(std::uint64_t) != 0) return parse_native(data, size, name);
   if (size == 0) bad(name, 0, "empty file: expected a pagesim native trace header");
   if (size < sizeof kMagic || std::memcmp(data, kMagic, sizeof kMagic) != 0) {
     bad(name, 0, "wrong magic number: expected 'PGSIMTRC' (a pagesim native trace)");
@@ -215,11 +215,19 @@ Trace parse_native(const char* data, std::size_t size, const std::string& name) 
   }
   if (size > h.file_size) bad(name, h.file_size, "unexpected data after the end of the trace");
 
-  // Checked with vectorisable reductions first; the exact offender is looked for only on failure.
-  const auto* pages = reinterpret_cast<const PageId*>(data + h.off_pages);
-  PageId max_page = 0;
-  for (std::uint64_t i = 0; i < h.num_accesses; ++i) max_page = std::max(max_page, pages[i]);
-  if (max_page >= h.num_pages) {
+  // No copies: the columns point into the file's bytes. Trace::from_columns checks every
+  // value with vectorised reductions (a PageKind byte is only read as one after that); only
+  // when it finds a bad one is the offender looked for here, to name its byte offset.
+  try {
+    return Trace::from_columns(column_at<PageId>(data, h.off_pages, h.num_accesses, owner),
+                               column_at<std::uint8_t>(data, h.off_flags, h.num_accesses, owner),
+                               column_at<ProcId>(data, h.off_page_proc, h.num_pages, owner),
+                               column_at<std::uint64_t>(data, h.off_page_vpn, h.num_pages, owner),
+                               column_at<PageKind>(data, h.off_page_kind, h.num_pages, owner),
+                               column_at<std::uint64_t>(data, h.off_proc_pid, h.num_procs, owner), h.page_size,
+                               std::string(data + h.off_source, h.source_length));
+  } catch (const ConfigError& e) {
+    const auto* pages = reinterpret_cast<const PageId*>(data + h.off_pages);
     for (std::uint64_t i = 0; i < h.num_accesses; ++i) {
       if (pages[i] >= h.num_pages) {
         bad(name, h.off_pages + 4 * i,
@@ -227,44 +235,35 @@ Trace parse_native(const char* data, std::size_t size, const std::string& name) 
                 ": expected a page id below the page count " + std::to_string(h.num_pages));
       }
     }
-  }
-  const auto* flags = reinterpret_cast<const std::uint8_t*>(data + h.off_flags);
-  std::uint8_t all_flags = 0;
-  for (std::uint64_t i = 0; i < h.num_accesses; ++i) all_flags |= flags[i];
-  if (all_flags > Trace::kWrite) {
+    const auto* flags = reinterpret_cast<const std::uint8_t*>(data + h.off_flags);
     for (std::uint64_t i = 0; i < h.num_accesses; ++i) {
       if (flags[i] > Trace::kWrite) {
         bad(name, h.off_flags + i, "access flags " + std::to_string(flags[i]) + ": expected 0 (read) or 1 (write)");
       }
     }
-  }
-  const auto* procs = reinterpret_cast<const ProcId*>(data + h.off_page_proc);
-  const auto* kinds = reinterpret_cast<const std::uint8_t*>(data + h.off_page_kind);
-  for (std::uint64_t p = 0; p < h.num_pages; ++p) {
-    if (procs[p] >= h.num_procs) {
-      bad(name, h.off_page_proc + 4 * p, "page " + std::to_string(p) + " belongs to process " + std::to_string(procs[p]) +
-                                             ": expected one below the process count " + std::to_string(h.num_procs));
+    const auto* procs = reinterpret_cast<const ProcId*>(data + h.off_page_proc);
+    const auto* kinds = reinterpret_cast<const std::uint8_t*>(data + h.off_page_kind);
+    for (std::uint64_t p = 0; p < h.num_pages; ++p) {
+      if (procs[p] >= h.num_procs) {
+        bad(name, h.off_page_proc + 4 * p, "page " + std::to_string(p) + " belongs to process " + std::to_string(procs[p]) +
+                                               ": expected one below the process count " + std::to_string(h.num_procs));
+      }
+      if (kinds[p] > 1) bad(name, h.off_page_kind + p, "page kind " + std::to_string(kinds[p]) + ": expected 0 (anon) or 1 (file)");
     }
-    if (kinds[p] > 1) bad(name, h.off_page_kind + p, "page kind " + std::to_string(kinds[p]) + ": expected 0 (anon) or 1 (file)");
+    bad(name, 0, e.what());
   }
-  std::vector<PageKind> page_kind(h.num_pages);
-  std::memcpy(page_kind.data(), kinds, h.num_pages);
-  return Trace::from_columns(column<PageId>(data, h.off_pages, h.num_accesses),
-                             column<std::uint8_t>(data, h.off_flags, h.num_accesses),
-                             column<ProcId>(data, h.off_page_proc, h.num_pages),
-                             column<std::uint64_t>(data, h.off_page_vpn, h.num_pages), std::move(page_kind),
-                             column<std::uint64_t>(data, h.off_proc_pid, h.num_procs), h.page_size,
-                             std::string(data + h.off_source, h.source_length));
 }
 
 Trace read_native(const std::string& path) {
   auto source = open_source(path);
   if (std::string_view(source->compression()) != "none") {
-    // A compressed native file is decompressed into memory, then parsed in place.
-    std::string bytes;
+    // A compressed native file is decompressed into memory that the columns then point into.
+    auto bytes = std::make_shared<std::string>();
     std::vector<char> chunk(1 << 20);
-    while (const std::size_t got = source->read(chunk.data(), chunk.size())) bytes.append(chunk.data(), got);
-    return parse_native(bytes.data(), bytes.size(), path);
+    while (const std::size_t got = source->read(chunk.data(), chunk.size())) bytes->append(chunk.data(), got);
+    const char* data = bytes->data();
+    const std::size_t size = bytes->size();
+    return parse_native(data, size, path, std::move(bytes));
   }
   source.reset();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -276,9 +275,10 @@ Trace read_native(const std::string& path) {
   }
   const auto size = static_cast<std::size_t>(st.st_size);
   try {
-    Mapping map(path, fd, size);
+    auto map = std::make_shared<const Mapping>(path, fd, size);
     ::close(fd);
-    return parse_native(map.data(), size, path);
+    const char* data = map->data();
+    return parse_native(data, size, path, std::move(map));
   } catch (...) {
     ::close(fd);  // harmless EBADF when already closed
     throw;

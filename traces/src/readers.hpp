@@ -15,6 +15,13 @@ std::uint64_t stream_csv(LineReader& in, const ReadOptions& options, AccessSink&
 std::uint64_t stream_oracle_general(ByteSource& in, const ReadOptions& options, AccessSink& sink);
 
 std::uint32_t page_shift(std::uint32_t page_size);
+
+// Call before opening `path` for writing. A Trace read from a native file maps it, and
+// truncating that file would pull the pages from under the Trace (SIGBUS): an existing
+// regular file is unlinked instead, so that the write creates a new one and the old one lives
+// on, unnamed, as long as a mapping holds it. A symbolic link is followed (the link stays);
+// anything else (a device, a pipe) is left alone.
+void unlink_before_rewrite(const std::string& path);
 std::string quoted(std::string_view s);
 
 }  // namespace pagesim::detail

@@ -1,8 +1,13 @@
 #include "pagesim/trace_io.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "pagesim/error.hpp"
@@ -98,6 +103,7 @@ std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format
 }
 
 std::FILE* open_out(const std::string& path) {
+  detail::unlink_before_rewrite(path);
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
   std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
@@ -197,7 +203,10 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
       if (std::string_view(source->compression()) == "none") return parse_native(data.data(), data.size(), name);
       std::vector<char> chunk(1 << 16);
       while (const std::size_t got = source->read(chunk.data(), chunk.size())) bytes.append(chunk.data(), got);
-      return parse_native(bytes.data(), bytes.size(), name);
+      auto owned = std::make_shared<const std::string>(std::move(bytes));
+      const char* decompressed = owned->data();
+      const std::size_t size = owned->size();
+      return parse_native(decompressed, size, name, std::move(owned));
     }
   }
   BuilderSink sink(options.page_size, name);
@@ -324,4 +333,16 @@ void convert_trace(const std::string& in, const std::string& out, const ReadOpti
   write_trace(read_trace(in, o), out, out_format);
 }
 
+namespace detail {
+
+void unlink_before_rewrite(const std::string& path) {
+  char* resolved = ::realpath(path.c_str(), nullptr);
+  if (!resolved) return;  // no such file yet (or unreachable: opening it will say why)
+  struct stat st {};
+  // A failed unlink leaves the old behaviour, a write in place.
+  if (::stat(resolved, &st) == 0 && S_ISREG(st.st_mode)) ::unlink(resolved);
+  std::free(resolved);
+}
+
+}  // namespace detail
 }  // namespace pagesim

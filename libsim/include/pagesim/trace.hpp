@@ -1,7 +1,10 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -9,9 +12,51 @@
 
 namespace pagesim {
 
+// A read-only column of a Trace: a pointer, a length and the owner of the memory, so that a
+// column can be a vector's buffer, a memory-mapped file or a numpy array without a copy.
+// Copies share the memory; the owner is released with the last copy.
+template <class T>
+class Column {
+ public:
+  Column() = default;
+  // Takes the vector's buffer (no copy).
+  // Implicit, so that code building vectors passes them where columns are expected.
+  Column(std::vector<T>&& v) {
+    auto owned = std::make_shared<const std::vector<T>>(std::move(v));
+    data_ = owned->data();
+    size_ = owned->size();
+    owner_ = std::move(owned);
+  }
+  Column(std::initializer_list<T> values) : Column(std::vector<T>(values)) {}
+  // `size` elements at `data`, valid as long as `owner` lives.
+  Column(const T* data, std::size_t size, std::shared_ptr<const void> owner)
+      : data_(data), size_(size), owner_(std::move(owner)) {}
+
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  const std::shared_ptr<const void>& owner() const { return owner_; }
+  std::vector<T> to_vector() const { return std::vector<T>(begin(), end()); }
+
+  friend bool operator==(const Column& a, const Column& b) {
+    return a.size_ == b.size_ && std::equal(a.begin(), a.end(), b.begin());
+  }
+  friend bool operator!=(const Column& a, const Column& b) { return !(a == b); }
+
+ private:
+  const T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::shared_ptr<const void> owner_;
+};
+
 // A trace in columnar form. Per access: the dense page id and a flags byte (bit 0: write);
 // 5 bytes an access. The process and kind of an access are those of its page, which keeps
 // them out of the per-access columns. Immutable once built; share it read-only between runs.
+// The columns may live in a vector, a mapped native file or a numpy array (see Column);
+// copying a Trace shares them.
 class Trace {
  public:
   static constexpr std::uint8_t kWrite = 1;
@@ -26,20 +71,20 @@ class Trace {
   bool write(std::size_t i) const { return (flags_[i] & kWrite) != 0; }
   ProcId proc(std::size_t i) const { return page_proc_[pages_[i]]; }
 
-  const std::vector<PageId>& pages() const { return pages_; }
-  const std::vector<std::uint8_t>& flags() const { return flags_; }
+  const Column<PageId>& pages() const { return pages_; }
+  const Column<std::uint8_t>& flags() const { return flags_; }
 
   ProcId page_proc(PageId p) const { return page_proc_[p]; }
   std::uint64_t page_vpn(PageId p) const { return page_vpn_[p]; }
   PageKind page_kind(PageId p) const { return page_kind_[p]; }
-  const std::vector<ProcId>& page_procs() const { return page_proc_; }
-  const std::vector<std::uint64_t>& page_vpns() const { return page_vpn_; }
-  const std::vector<PageKind>& page_kinds() const { return page_kind_; }
+  const Column<ProcId>& page_procs() const { return page_proc_; }
+  const Column<std::uint64_t>& page_vpns() const { return page_vpn_; }
+  const Column<PageKind>& page_kinds() const { return page_kind_; }
 
   // Original pid of dense process `proc`, and how many accesses it makes.
   std::uint64_t proc_pid(ProcId proc) const { return proc_pid_[proc]; }
   std::uint64_t proc_accesses(ProcId proc) const { return proc_accesses_[proc]; }
-  const std::vector<std::uint64_t>& proc_pids() const { return proc_pid_; }
+  const Column<std::uint64_t>& proc_pids() const { return proc_pid_; }
 
   // Human-readable description of page p: "pid 3 vpn 0x7f0012345".
   std::string describe_page(PageId p) const;
@@ -47,23 +92,23 @@ class Trace {
   // Number of writes in the trace.
   std::uint64_t count_writes() const;
 
-  // A trace from its columns (deserialising, memory-mapped formats). Throws ConfigError if
-  // they are inconsistent: a page id out of range, a process id out of range, unequal
-  // lengths.
-  static Trace from_columns(std::vector<PageId> pages, std::vector<std::uint8_t> flags,
-                            std::vector<ProcId> page_proc, std::vector<std::uint64_t> page_vpn,
-                            std::vector<PageKind> page_kind, std::vector<std::uint64_t> proc_pid,
-                            std::uint32_t page_size, std::string source);
+  // A trace from its columns (deserialising, memory-mapped formats, numpy); vectors convert
+  // without a copy. Throws ConfigError naming the column and the index if they are
+  // inconsistent: unequal lengths, a page id >= the page count, a process id >= the process
+  // count, a flags byte other than 0 or 1, a page kind other than 0 or 1.
+  static Trace from_columns(Column<PageId> pages, Column<std::uint8_t> flags, Column<ProcId> page_proc,
+                            Column<std::uint64_t> page_vpn, Column<PageKind> page_kind,
+                            Column<std::uint64_t> proc_pid, std::uint32_t page_size, std::string source);
 
  private:
   friend class TraceBuilder;
 
-  std::vector<PageId> pages_;
-  std::vector<std::uint8_t> flags_;
-  std::vector<ProcId> page_proc_;
-  std::vector<std::uint64_t> page_vpn_;
-  std::vector<PageKind> page_kind_;
-  std::vector<std::uint64_t> proc_pid_;
+  Column<PageId> pages_;
+  Column<std::uint8_t> flags_;
+  Column<ProcId> page_proc_;
+  Column<std::uint64_t> page_vpn_;
+  Column<PageKind> page_kind_;
+  Column<std::uint64_t> proc_pid_;
   std::vector<std::uint64_t> proc_accesses_;
   std::uint32_t page_size_ = 4096;
   std::string source_;
@@ -78,7 +123,7 @@ class TraceBuilder {
   void reserve(std::size_t accesses);
   // Throws ConfigError if the page was first seen with the other kind.
   void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind = PageKind::kAnon);
-  std::size_t size() const { return trace_.pages_.size(); }
+  std::size_t size() const { return pages_.size(); }
   Trace build() &&;
 
  private:
@@ -91,7 +136,15 @@ class TraceBuilder {
   ProcId intern_proc(std::uint64_t pid);
   void grow();
 
-  Trace trace_;
+  std::vector<PageId> pages_;
+  std::vector<std::uint8_t> flags_;
+  std::vector<ProcId> page_proc_;
+  std::vector<std::uint64_t> page_vpn_;
+  std::vector<PageKind> page_kind_;
+  std::vector<std::uint64_t> proc_pid_;
+  std::vector<std::uint64_t> proc_accesses_;
+  std::uint32_t page_size_ = 4096;
+  std::string source_;
   // Open addressing, linear probing, power-of-two capacity.
   std::vector<Slot> slots_;
   std::uint64_t last_pid_ = ~std::uint64_t{0};

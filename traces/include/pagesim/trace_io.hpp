@@ -67,7 +67,9 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
 // file with none.
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink);
 
-// Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown).
+// Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown). An
+// existing file is replaced by a new one, never truncated in place, so that a Trace mapped
+// from it (read_native) stays valid, even when it is the trace being written.
 void write_trace(const Trace& trace, const std::string& path, TraceFormat format = TraceFormat::kAuto);
 
 // Converts a trace file. A streaming input converted to native never holds the input or
@@ -78,9 +80,15 @@ void convert_trace(const std::string& in, const std::string& out, const ReadOpti
 
 // ---- individual formats -----------------------------------------------------------------
 
-// Native (.pgt). read_native maps the file and copies the columns into the Trace.
+// Native (.pgt). read_native maps the file and the Trace's columns point into the mapping,
+// which lives as long as the Trace or a copy of it (a compressed file is decompressed into
+// memory and used the same way). Do not rewrite or truncate the file while such a Trace lives.
 Trace read_native(const std::string& path);
+// From bytes in memory. Without an owner the bytes are copied once (the caller's buffer
+// may go away); with one, the columns point into `data`, which `owner` must keep alive and
+// unchanged.
 Trace parse_native(const char* data, std::size_t size, const std::string& name);
+Trace parse_native(const char* data, std::size_t size, const std::string& name, std::shared_ptr<const void> owner);
 void write_native(const Trace& trace, const std::string& path);
 
 // Writes a native file from streamed accesses: the page column goes straight to the output,
