@@ -133,23 +133,10 @@ Trace Trace::from_columns(Column<PageId> pages, Column<std::uint8_t> flags, Colu
   return t;
 }
 
-TraceBuilder::TraceBuilder(std::uint32_t page_size, std::string source) {
-  if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
-    throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) +
-                      " is not allowed: must be a power of two");
-  }
-  page_size_ = page_size;
-  source_ = std::move(source);
-  slots_.assign(1024, Slot{0, 0, kNoPage});
-}
+PageInterner::PageInterner() : slots_(1024, Slot{0, 0, kNoPage}) {}
 
-void TraceBuilder::reserve(std::size_t accesses) {
-  pages_.reserve(accesses);
-  flags_.reserve(accesses);
-}
-
-void TraceBuilder::grow() {
-  std::vector<Slot> old(slots_.size() * 2, Slot{0, 0, kNoPage});
+void PageInterner::grow() {
+  PageArray<Slot> old(slots_.size() * 2, Slot{0, 0, kNoPage});
   old.swap(slots_);
   const std::size_t mask = slots_.size() - 1;
   for (const Slot& s : old) {
@@ -160,26 +147,24 @@ void TraceBuilder::grow() {
   }
 }
 
-ProcId TraceBuilder::intern_proc(std::uint64_t pid) {
-  if (pid == last_pid_) return last_proc_;
+ProcId PageInterner::intern_proc(std::uint64_t pid) {
+  std::vector<std::uint64_t>& pids = columns_.proc_pid;
+  if (pid == last_pid_ && !pids.empty()) return last_proc_;
   ProcId proc = 0;
-  while (proc < proc_pid_.size() && proc_pid_[proc] != pid) ++proc;
-  if (proc == proc_pid_.size()) {
-    proc_pid_.push_back(pid);
-    proc_accesses_.push_back(0);
-  }
+  while (proc < pids.size() && pids[proc] != pid) ++proc;
+  if (proc == pids.size()) pids.push_back(pid);
   last_pid_ = pid;
   last_proc_ = proc;
   return proc;
 }
 
-PageId TraceBuilder::intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind) {
+PageId PageInterner::intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind) {
   const std::size_t mask = slots_.size() - 1;
   std::size_t h = mix(pid, vpn) & mask;
   while (slots_[h].page != kNoPage) {
     if (slots_[h].vpn == vpn && slots_[h].pid == pid) {
       const PageId p = slots_[h].page;
-      if (page_kind_[p] != kind) {
+      if (columns_.page_kind[p] != kind) {
         std::ostringstream page;
         page << "pid " << pid << " vpn 0x" << std::hex << vpn;
         throw ConfigError("page " + page.str() + " is accessed both as " +
@@ -191,32 +176,49 @@ PageId TraceBuilder::intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind)
     }
     h = (h + 1) & mask;
   }
-  const std::size_t count = page_proc_.size();
+  const std::size_t count = columns_.page_proc.size();
   if (count >= kNoPage - 1) throw ConfigError("trace has more than 2^32-2 distinct pages");
   const auto page = static_cast<PageId>(count);
   slots_[h] = Slot{pid, vpn, page};
-  page_proc_.push_back(intern_proc(pid));
-  page_vpn_.push_back(vpn);
-  page_kind_.push_back(kind);
+  columns_.page_proc.push_back(intern_proc(pid));
+  columns_.page_vpn.push_back(vpn);
+  columns_.page_kind.push_back(kind);
   if ((count + 1) * 2 > slots_.size()) grow();
   return page;
 }
 
+TraceBuilder::TraceBuilder(std::uint32_t page_size, std::string source) {
+  if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
+    throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) +
+                      " is not allowed: must be a power of two");
+  }
+  page_size_ = page_size;
+  source_ = std::move(source);
+}
+
+void TraceBuilder::reserve(std::size_t accesses) {
+  pages_.reserve(accesses);
+  flags_.reserve(accesses);
+}
+
 void TraceBuilder::add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) {
-  const PageId page = intern(pid, vpn, kind);
+  const PageId page = interner_.intern(pid, vpn, kind);
   pages_.push_back(page);
   flags_.push_back(write ? Trace::kWrite : 0);
-  ++proc_accesses_[page_proc_[page]];
+  const ProcId proc = interner_.columns().page_proc[page];
+  if (proc == proc_accesses_.size()) proc_accesses_.push_back(0);
+  ++proc_accesses_[proc];
 }
 
 Trace TraceBuilder::build() && {
+  PageInterner::Columns c = std::move(interner_).take();
   Trace t;
   t.pages_ = std::move(pages_);
   t.flags_ = std::move(flags_);
-  t.page_proc_ = std::move(page_proc_);
-  t.page_vpn_ = std::move(page_vpn_);
-  t.page_kind_ = std::move(page_kind_);
-  t.proc_pid_ = std::move(proc_pid_);
+  t.page_proc_ = std::move(c.page_proc);
+  t.page_vpn_ = std::move(c.page_vpn);
+  t.page_kind_ = std::move(c.page_kind);
+  t.proc_pid_ = std::move(c.proc_pid);
   t.proc_accesses_ = std::move(proc_accesses_);
   t.page_size_ = page_size_;
   t.source_ = std::move(source_);

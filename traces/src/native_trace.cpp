@@ -303,13 +303,8 @@ void write_native(const Trace& t, const std::string& path) {
 // ---- streaming writer -------------------------------------------------------------------
 
 struct NativeWriter::Impl {
-  struct Slot {
-    std::uint64_t pid;
-    std::uint64_t vpn;
-    PageId page;
-  };
   Impl(const std::string& p, std::uint32_t ps, std::string src)
-      : path(p), out(p), page_size(ps), source(std::move(src)), slots(1024, Slot{0, 0, kNoPage}) {
+      : path(p), out(p), page_size(ps), source(std::move(src)) {
     flags_file = std::tmpfile();
     if (!flags_file) throw ConfigError(std::string("cannot create a temporary file: ") + std::strerror(errno));
     Header placeholder{};
@@ -325,59 +320,6 @@ struct NativeWriter::Impl {
   Impl& operator=(const Impl&) = delete;
 
   static constexpr std::size_t kBuffer = 1 << 16;
-
-  static std::uint64_t mix(std::uint64_t pid, std::uint64_t vpn) {
-    std::uint64_t z = vpn * 0x9e3779b97f4a7c15ULL ^ (pid + 0x632be59bd9b4e019ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-
-  void grow() {
-    std::vector<Slot> old(slots.size() * 2, Slot{0, 0, kNoPage});
-    old.swap(slots);
-    const std::size_t mask = slots.size() - 1;
-    for (const Slot& s : old) {
-      if (s.page == kNoPage) continue;
-      std::size_t h = mix(s.pid, s.vpn) & mask;
-      while (slots[h].page != kNoPage) h = (h + 1) & mask;
-      slots[h] = s;
-    }
-  }
-
-  ProcId intern_proc(std::uint64_t pid) {
-    if (pid == last_pid && !proc_pid.empty()) return last_proc;
-    ProcId proc = 0;
-    while (proc < proc_pid.size() && proc_pid[proc] != pid) ++proc;
-    if (proc == proc_pid.size()) proc_pid.push_back(pid);
-    last_pid = pid;
-    last_proc = proc;
-    return proc;
-  }
-
-  PageId intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind) {
-    const std::size_t mask = slots.size() - 1;
-    std::size_t h = mix(pid, vpn) & mask;
-    while (slots[h].page != kNoPage) {
-      if (slots[h].vpn == vpn && slots[h].pid == pid) {
-        const PageId p = slots[h].page;
-        if (page_kind[p] != kind) {
-          throw ConfigError("page of pid " + std::to_string(pid) + " vpn " + std::to_string(vpn) +
-                            " is accessed both as anon and as file; a page has one kind");
-        }
-        return p;
-      }
-      h = (h + 1) & mask;
-    }
-    if (page_proc.size() >= kNoPage - 1) throw ConfigError("trace has more than 2^32-2 distinct pages");
-    const auto page = static_cast<PageId>(page_proc.size());
-    slots[h] = Slot{pid, vpn, page};
-    page_proc.push_back(intern_proc(pid));
-    page_vpn.push_back(vpn);
-    page_kind.push_back(kind);
-    if (page_proc.size() * 2 > slots.size()) grow();
-    return page;
-  }
 
   void flush() {
     out.write(page_buffer.data(), page_buffer.size() * sizeof(PageId));
@@ -395,13 +337,7 @@ struct NativeWriter::Impl {
   std::FILE* flags_file = nullptr;
   std::vector<PageId> page_buffer;
   std::vector<std::uint8_t> flag_buffer;
-  std::vector<Slot> slots;
-  std::vector<ProcId> page_proc;
-  std::vector<std::uint64_t> page_vpn;
-  std::vector<PageKind> page_kind;
-  std::vector<std::uint64_t> proc_pid;
-  std::uint64_t last_pid = 0;
-  ProcId last_proc = 0;
+  PageInterner pages;
   std::uint64_t accesses = 0;
   bool finished = false;
 };
@@ -425,7 +361,7 @@ std::uint64_t NativeWriter::size() const { return impl_->accesses; }
 
 void NativeWriter::add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) {
   Impl& w = *impl_;
-  w.page_buffer.push_back(w.intern(pid, vpn, kind));
+  w.page_buffer.push_back(w.pages.intern(pid, vpn, kind));
   w.flag_buffer.push_back(write ? Trace::kWrite : 0);
   ++w.accesses;
   if (w.page_buffer.size() == Impl::kBuffer) w.flush();
@@ -435,7 +371,8 @@ void NativeWriter::finish() {
   Impl& w = *impl_;
   w.flush();
   if (w.accesses == 0) throw ConfigError("cannot write a native trace with no accesses");
-  const Header h = layout(w.accesses, w.page_proc.size(), w.proc_pid.size(), w.page_size, w.source.size());
+  const PageInterner::Columns& c = w.pages.columns();
+  const Header h = layout(w.accesses, c.page_proc.size(), c.proc_pid.size(), w.page_size, w.source.size());
   w.out.pad_to(h.off_flags);
   std::rewind(w.flags_file);
   std::vector<char> chunk(1 << 20);
@@ -445,10 +382,10 @@ void NativeWriter::finish() {
     copied += got;
   }
   if (copied != w.accesses) throw ConfigError("temporary flags file lost data");
-  write_column(w.out, h.off_page_proc, w.page_proc);
-  write_column(w.out, h.off_page_vpn, w.page_vpn);
-  write_column(w.out, h.off_page_kind, w.page_kind);
-  write_column(w.out, h.off_proc_pid, w.proc_pid);
+  write_column(w.out, h.off_page_proc, c.page_proc);
+  write_column(w.out, h.off_page_vpn, c.page_vpn);
+  write_column(w.out, h.off_page_kind, c.page_kind);
+  write_column(w.out, h.off_proc_pid, c.proc_pid);
   w.out.pad_to(h.off_source);
   w.out.write(w.source.data(), w.source.size());
   w.out.seek(0);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "pagesim/page_array.hpp"
 #include "pagesim/types.hpp"
 
 namespace pagesim {
@@ -114,8 +115,43 @@ class Trace {
   std::string source_;
 };
 
-// Builds a Trace from (pid, virtual page number) accesses, giving each distinct pair a dense
-// PageId in order of first touch and each pid a dense ProcId.
+// Gives each distinct (pid, virtual page number) a dense PageId in order of first touch and
+// each pid a dense ProcId, and keeps the per-page and per-process columns that go with them.
+// TraceBuilder and the streaming native writer intern through it.
+class PageInterner {
+ public:
+  struct Columns {
+    std::vector<ProcId> page_proc;
+    std::vector<std::uint64_t> page_vpn;
+    std::vector<PageKind> page_kind;
+    std::vector<std::uint64_t> proc_pid;
+  };
+
+  PageInterner();
+  // Throws ConfigError if the page was first seen with the other kind, or if there would be
+  // more than 2^32-2 pages.
+  PageId intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind);
+  const Columns& columns() const { return columns_; }
+  Columns take() && { return std::move(columns_); }
+
+ private:
+  struct Slot {
+    std::uint64_t pid;
+    std::uint64_t vpn;
+    PageId page;  // kNoPage when empty
+  };
+  ProcId intern_proc(std::uint64_t pid);
+  void grow();
+
+  Columns columns_;
+  // Open addressing, linear probing, power-of-two capacity; huge pages, as every access
+  // probes it at random.
+  PageArray<Slot> slots_;
+  std::uint64_t last_pid_ = ~std::uint64_t{0};
+  ProcId last_proc_ = 0;
+};
+
+// Builds a Trace from (pid, virtual page number) accesses (ids as PageInterner gives them).
 class TraceBuilder {
  public:
   explicit TraceBuilder(std::uint32_t page_size = 4096, std::string source = "");
@@ -127,28 +163,12 @@ class TraceBuilder {
   Trace build() &&;
 
  private:
-  struct Slot {
-    std::uint64_t pid;
-    std::uint64_t vpn;
-    PageId page;  // kNoPage when empty
-  };
-  PageId intern(std::uint64_t pid, std::uint64_t vpn, PageKind kind);
-  ProcId intern_proc(std::uint64_t pid);
-  void grow();
-
   std::vector<PageId> pages_;
   std::vector<std::uint8_t> flags_;
-  std::vector<ProcId> page_proc_;
-  std::vector<std::uint64_t> page_vpn_;
-  std::vector<PageKind> page_kind_;
-  std::vector<std::uint64_t> proc_pid_;
   std::vector<std::uint64_t> proc_accesses_;
   std::uint32_t page_size_ = 4096;
   std::string source_;
-  // Open addressing, linear probing, power-of-two capacity.
-  std::vector<Slot> slots_;
-  std::uint64_t last_pid_ = ~std::uint64_t{0};
-  ProcId last_proc_ = 0;
+  PageInterner interner_;
 };
 
 }  // namespace pagesim
