@@ -80,6 +80,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
     if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
   }
   slot_.assign(trace.num_pages(), kNoSlot);
+  if (device_.queued_device()) slots_to_prefetch_ = slot_.data();
   slot_owner_.assign(swap_.size(), kNoPage);
   per_proc_.assign(trace.num_procs(), Counters{});
   one_proc_ = trace.num_procs() == 1;
@@ -163,12 +164,12 @@ bool Engine::read_pages(PageId p, ProcId proc, bool swap_in) {
   return true;
 }
 
-void Engine::write_page(std::uint64_t position) {
+void Engine::write_back(PageId p, bool file) {
   switch (config_.device.kind) {
     case DeviceKind::kNone:
       return;
     case DeviceKind::kZram: {
-      if (position >= swap_.size()) return;  // a file page: not zram's
+      if (file) return;  // not zram's
       const Tick cost = device_.zram_ns(true);
       proc_time_[cur_proc_].sys_ns += cost;
       now_ += cost;
@@ -193,6 +194,8 @@ void Engine::write_page(std::uint64_t position) {
     }
     proc_time_[cur_proc_].iowait_ns += now_ - before;
   }
+  // Only a queued device needs the position: zram spares the slot_ load (a cache miss).
+  const std::uint64_t position = file ? file_position(p) : slot_[p];
   device_.submit(position, true, now_);
 }
 
@@ -205,12 +208,6 @@ void Engine::wait_for_read(ProcId proc) {
   }
   jump_to(ready_at_[proc]);
   proc_time_[proc].iowait_ns += now_ - before;
-}
-
-void Engine::jump_to(Tick t) {
-  if (t <= now_) return;
-  sample_until(t);
-  now_ = t;
 }
 
 void Engine::take_samples(Tick t) {

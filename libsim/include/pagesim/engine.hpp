@@ -100,7 +100,9 @@ class Engine {
   Schedule schedule() const { return schedule_; }
 
  private:
-  PageTableView view() { return PageTableView(bits_.data(), &trace_, config_.frames, &resident_); }
+  PageTableView view() {
+    return PageTableView(bits_.data(), &trace_, config_.frames, &resident_, slots_to_prefetch_);
+  }
   Access make_access(std::size_t i) const;
   // A hit with access flags `flags`: referenced, dirty on a write; a readahead page loses its
   // mark on first use.
@@ -135,12 +137,17 @@ class Engine {
   void fault_in(std::size_t i);
   // Submits the reads of a fault of page p (ra_ around it); true when proc blocks.
   bool read_pages(PageId p, ProcId proc, bool swap_in);
-  void write_page(std::uint64_t position);
+  // Writes dirty page p back to its file or its swap slot (the device's cost).
+  void write_back(PageId p, bool file);
   std::uint64_t file_position(PageId p) const { return swap_.size() + p; }
   // Static order: proc waits (and the clock with it) until its read completes.
   void wait_for_read(ProcId proc);
   // Moves the clock to t (not backwards), taking vmstat rows on the way.
-  void jump_to(Tick t);
+  void jump_to(Tick t) {
+    if (t <= now_) return;
+    sample_until(t);
+    now_ = t;
+  }
   // Takes the vmstat rows due by time t.
   void sample_until(Tick t) {
     if (next_sample_ <= t) take_samples(t);
@@ -172,6 +179,9 @@ class Engine {
   // No device and no watermarks: a fault without readahead is textbook demand paging.
   bool demand_paging_ = false;
   PageArray<SlotId> slot_;
+  // slot_'s data when a queued device reads the slots of faulting pages and victims (the view
+  // and the replay loop prefetch them), else nullptr.
+  const SlotId* slots_to_prefetch_ = nullptr;
   std::vector<PageId> slot_owner_;
   std::size_t resident_ = 0;
   std::vector<std::int64_t> resident_of_;
@@ -253,7 +263,7 @@ inline void Engine::evict(PageId p) {
     ++proc.evictions_dirty;
     if (b.has(page_bits::kFile)) {
       ++proc.file_writes;
-      if (config_.device.kind != DeviceKind::kNone) write_page(file_position(p));
+      if (config_.device.kind != DeviceKind::kNone) write_back(p, true);
     } else {
       ++proc.swap_outs;
       // kInSwap mirrors slot_[p] != kNoSlot; testing the bit spares a cache miss.
@@ -263,8 +273,7 @@ inline void Engine::evict(PageId p) {
         slot_[p] = slot;
         slot_owner_[slot] = p;
       }
-      // Without a device the write costs nothing: skip the slot_ load (a cache miss).
-      if (config_.device.kind != DeviceKind::kNone) write_page(slot_[p]);
+      if (config_.device.kind != DeviceKind::kNone) write_back(p, false);
     }
     if (!b.has(page_bits::kFile)) b.set(page_bits::kInSwap);
   } else {
@@ -280,10 +289,6 @@ template <class P>
 void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
   victims_.clear();
   policy.select_victims(want, view().with_incoming(trace_.page(index)), victims_);
-  if (config_.device.kind != DeviceKind::kNone && !victims_.empty() &&
-      victims_[0] < slot_.size()) {
-    __builtin_prefetch(slot_.data() + victims_[0], 0);
-  }
   // The common case, one resident victim for one wanted, is checked inline.
   const bool simple = want == 1 && victims_.size() == 1 && victims_[0] < bits_.size() &&
                       bits_[victims_[0]].has(page_bits::kResident);
@@ -387,8 +392,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const std::size_t n = trace_.size();
   const Tick cpu = config_.cpu_ns;
   const bool hit_work = traits.needs_hits || track_page_next_;
-  // With a device, a fault reads its page's slot: fetch it ahead like the bits.
-  const SlotId* slots = config_.device.kind == DeviceKind::kNone ? nullptr : slot_.data();
+  // With a queued device, a fault reads its page's slot: fetch it ahead like the bits.
+  const SlotId* slots = slots_to_prefetch_;
   Tick now = now_;
   Tick next_event = next_event_;
   for (std::size_t i = 0; i < n; ++i) {

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "pagesim/swap.hpp"
 #include "pagesim/trace.hpp"
 #include "pagesim/types.hpp"
 
@@ -41,8 +42,8 @@ struct PageBits {
 class PageTableView {
  public:
   PageTableView(PageBits* bits, const Trace* trace, std::size_t frames,
-                const std::size_t* resident)
-      : bits_(bits), trace_(trace), frames_(frames), resident_(resident) {}
+                const std::size_t* resident, const SlotId* slots = nullptr)
+      : bits_(bits), trace_(trace), frames_(frames), resident_(resident), slots_(slots) {}
 
   bool resident(PageId p) const { return bits_[p].has(page_bits::kResident); }
   bool dirty(PageId p) const { return bits_[p].has(page_bits::kDirty); }
@@ -54,8 +55,12 @@ class PageTableView {
     return was;
   }
 
-  // Hint: the policy will soon nominate p (the engine then reads p's bits).
-  void prefetch(PageId p) const { __builtin_prefetch(bits_ + p, 1); }
+  // Hint: the policy will soon nominate p (the engine then reads p's bits, and with a
+  // device its swap slot).
+  void prefetch(PageId p) const {
+    __builtin_prefetch(bits_ + p, 1);
+    if (slots_ != nullptr) __builtin_prefetch(slots_ + p, 0);
+  }
 
   ProcId proc(PageId p) const { return trace_->page_proc(p); }
   PageKind kind(PageId p) const {
@@ -81,6 +86,7 @@ class PageTableView {
   const Trace* trace_;
   std::size_t frames_;
   const std::size_t* resident_;
+  const SlotId* slots_;
   PageId incoming_ = kNoPage;
 };
 
