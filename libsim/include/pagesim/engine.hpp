@@ -286,7 +286,7 @@ inline void Engine::evict(PageId p) {
 }
 
 template <class P>
-void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
+__attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
   victims_.clear();
   policy.select_victims(want, view().with_incoming(trace_.page(index)), victims_);
   // The common case, one resident victim for one wanted, is checked inline.
