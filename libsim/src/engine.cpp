@@ -239,35 +239,30 @@ void Engine::take_samples(Tick t) {
   }
 }
 
-void Engine::check_victims(std::size_t want, std::size_t index) const {
-  const auto where = [&] {
-    return " (policy '" + policy_name_ + "', at access #" + std::to_string(index) + ")";
-  };
-  if (victims_.empty() && resident_ == config_.frames) {
-    throw PolicyError("policy returned no victim while all " + std::to_string(config_.frames) +
-                      " frames are in use" + where());
-  }
-  if (victims_.size() > want) {
+void Engine::reject_victims(std::size_t want, std::size_t index, std::size_t k) const {
+  const std::string where =
+      " (policy '" + policy_name_ + "', at access #" + std::to_string(index) + ")";
+  if (k == kBadCount) {
+    if (victims_.empty()) {
+      throw PolicyError("policy returned no victim while all " + std::to_string(config_.frames) +
+                        " frames are in use" + where);
+    }
     throw PolicyError("policy returned " + std::to_string(victims_.size()) +
-                      " victims when asked for " + std::to_string(want) + where());
+                      " victims when asked for " + std::to_string(want) + where);
   }
-  for (std::size_t k = 0; k < victims_.size(); ++k) {
-    const PageId v = victims_[k];
-    if (v >= trace_.num_pages()) {
-      throw PolicyError("policy nominated page id " + std::to_string(v) +
-                        ", which does not exist (the trace has " +
-                        std::to_string(trace_.num_pages()) + " pages)" + where());
-    }
-    if (std::find(victims_.begin(), victims_.begin() + static_cast<std::ptrdiff_t>(k), v) !=
-        victims_.begin() + static_cast<std::ptrdiff_t>(k)) {
-      throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
-                        trace_.describe_page(v) + ") twice in one batch" + where());
-    }
-    if (!bits_[v].has(page_bits::kResident)) {
-      throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
-                        trace_.describe_page(v) + "), which is not resident" + where());
-    }
+  const PageId v = victims_[k];
+  if (v >= trace_.num_pages()) {
+    throw PolicyError("policy nominated page id " + std::to_string(v) +
+                      ", which does not exist (the trace has " +
+                      std::to_string(trace_.num_pages()) + " pages)" + where);
   }
+  const auto before = victims_.begin() + static_cast<std::ptrdiff_t>(k);
+  if (std::find(victims_.begin(), before, v) != before) {
+    throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
+                      trace_.describe_page(v) + ") twice in one batch" + where);
+  }
+  throw PolicyError("policy nominated page " + std::to_string(v) + " (" +
+                    trace_.describe_page(v) + "), which is not resident" + where);
 }
 
 Result Engine::finish() {

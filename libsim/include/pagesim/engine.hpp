@@ -120,9 +120,11 @@ class Engine {
     if (free > config_.low_watermark) return 0;
     return std::max<std::size_t>(config_.high_watermark, 1) - std::min(free, config_.high_watermark);
   }
-  // Throws PolicyError unless victims_ holds 1..want distinct resident pages (at least one
-  // when no frame is free).
-  void check_victims(std::size_t want, std::size_t index) const;
+  // Throws a PolicyError saying why victims_ is not 1..want distinct resident pages (at least
+  // one when no frame is free): its size, or its element k (kBadCount for the size). Elements
+  // before k are evicted by then, so a repeated page shows as not resident at its second place.
+  static constexpr std::size_t kBadCount = ~std::size_t{0};
+  [[noreturn]] void reject_victims(std::size_t want, std::size_t index, std::size_t k) const;
   void evict(PageId p);
   [[noreturn]] void swap_full(PageId p) const;
   // Handles the fault of access i; true when its process now waits for a read.
@@ -289,11 +291,14 @@ template <class P>
 __attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_t index, std::size_t want) {
   victims_.clear();
   policy.select_victims(want, view().with_incoming(trace_.page(index)), victims_);
-  // The common case, one resident victim for one wanted, is checked inline.
-  const bool simple = want == 1 && victims_.size() == 1 && victims_[0] < bits_.size() &&
-                      bits_[victims_[0]].has(page_bits::kResident);
-  if (!simple) check_victims(want, index);
-  for (PageId v : victims_) evict(v);
+  const std::size_t n = victims_.size();
+  if (n > want || (n == 0 && resident_ == config_.frames)) reject_victims(want, index, kBadCount);
+  // Each victim is checked as it goes: one evicted twice is no longer resident the second time.
+  for (std::size_t k = 0; k < n; ++k) {
+    const PageId v = victims_[k];
+    if (v >= bits_.size() || !bits_[v].has(page_bits::kResident)) reject_victims(want, index, k);
+    evict(v);
+  }
   for (PageId v : victims_) policy.on_evict(v, view());
 }
 
