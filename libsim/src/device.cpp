@@ -152,15 +152,9 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
   write_ns_ = config.write_us * 1e3;
 }
 
-double SwapDevice::seek_ms(std::uint64_t distance) const {
-  if (distance == 0) return 0;
-  const double frac = std::min(1.0, static_cast<double>(distance) / static_cast<double>(span_));
-  return config_.track_seek_ms + (config_.seek_ms - config_.track_seek_ms) * std::sqrt(frac) * 15.0 / 8.0;
-}
-
 Tick SwapDevice::service_ns(std::uint64_t position, std::uint32_t pages, bool write,
                             std::uint64_t head) const {
-  // The formula of seek_ms, in ns with the constants folded.
+  // DeviceConfig's seek formula, in ns with the constants folded.
   double ns = static_cast<double>(pages) * transfer_ns_;
   if (config_.kind == DeviceKind::kHdd) {
     ns += overhead_ns_;

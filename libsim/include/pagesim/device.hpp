@@ -137,7 +137,6 @@ class SwapDevice {
   Tick busy_until(Tick t) const;
   // Service time of a request of `pages` pages at `position` with the head at `head`.
   Tick service_ns(std::uint64_t position, std::uint32_t pages, bool write, std::uint64_t head) const;
-  double seek_ms(std::uint64_t distance) const;
   std::uint64_t head() const { return head_; }
   std::uint64_t span() const { return span_; }
   // zram: CPU time of one page.
