@@ -30,17 +30,6 @@ Trace with_file_pages() {
   return std::move(b).build();
 }
 
-void check_same_columns(const Trace& a, const Trace& b) {
-  CHECK(a.pages() == b.pages());
-  CHECK(a.flags() == b.flags());
-  CHECK(a.page_procs() == b.page_procs());
-  CHECK(a.page_vpns() == b.page_vpns());
-  CHECK(a.page_kinds() == b.page_kinds());
-  CHECK(a.proc_pids() == b.proc_pids());
-  CHECK(a.page_size() == b.page_size());
-  for (ProcId p = 0; p < a.num_procs(); ++p) CHECK(a.proc_accesses(p) == b.proc_accesses(p));
-}
-
 ReadOptions as(TraceFormat f) {
   ReadOptions o;
   o.format = f;

@@ -60,15 +60,6 @@ bool mapped_anywhere(const std::string& canonical_path) {
   return false;
 }
 
-void check_same_columns_of(const Trace& a, const Trace& b) {
-  CHECK(a.pages() == b.pages());
-  CHECK(a.flags() == b.flags());
-  CHECK(a.page_procs() == b.page_procs());
-  CHECK(a.page_vpns() == b.page_vpns());
-  CHECK(a.page_kinds() == b.page_kinds());
-  CHECK(a.proc_pids() == b.proc_pids());
-}
-
 Trace sample() { return generate_zipf(5000, 300, 0.8, 0.3, 11); }
 
 }  // namespace
@@ -161,7 +152,7 @@ TEST_CASE("writing over the file a Trace is mapped from leaves that Trace intact
   // Truncating the file in place would make the next read of `mapped` a SIGBUS.
   write_native(mapped, f.path());
   CHECK(mapped.pages() == t.pages());
-  check_same_columns_of(read_native(f.path()), t);
+  check_same_columns(read_native(f.path()), t);
   write_trace(mapped, f.path(), TraceFormat::kText);
   CHECK(mapped.flags() == t.flags());
   ReadOptions text;

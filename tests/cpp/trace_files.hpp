@@ -4,6 +4,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <doctest/doctest.h>
+
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -38,6 +40,18 @@ class TempFile {
  private:
   std::string path_;
 };
+
+// Checks that two traces have the same columns, page size and per-process access counts.
+inline void check_same_columns(const Trace& a, const Trace& b) {
+  CHECK(a.pages() == b.pages());
+  CHECK(a.flags() == b.flags());
+  CHECK(a.page_procs() == b.page_procs());
+  CHECK(a.page_vpns() == b.page_vpns());
+  CHECK(a.page_kinds() == b.page_kinds());
+  CHECK(a.proc_pids() == b.proc_pids());
+  CHECK(a.page_size() == b.page_size());
+  for (ProcId p = 0; p < a.num_procs(); ++p) CHECK(a.proc_accesses(p) == b.proc_accesses(p));
+}
 
 inline std::string gzip(const std::string& data) {
   z_stream z{};
