@@ -192,7 +192,7 @@ void SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId wai
     }
   }
   if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;
-  queue_.push_back(Request{position, 1, write, waiter});
+  queue_.emplace_back(position, write, waiter);
 }
 
 std::size_t SwapDevice::pick() const {

@@ -414,8 +414,11 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
     constexpr std::size_t d = detail::kPrefetchDistance;
     if (i + 2 * d < n) {
       __builtin_prefetch(bits + pages[i + 2 * d], 1);
-      if (slots != nullptr && !bits[pages[i + d]].has(page_bits::kResident)) {
-        __builtin_prefetch(slots + pages[i + d], 0);
+      if (slots != nullptr) {
+        // A hit fetches slot 0 instead (cached): a select, not a branch that mispredicts on
+        // every other fault.
+        const PageId q = pages[i + d];
+        __builtin_prefetch(slots + (bits[q].has(page_bits::kResident) ? 0 : q), 0);
       }
       if constexpr (detail::HasPrefetch<P>::value) {
         policy.prefetch(pages[i + 2 * d], 0);
@@ -433,7 +436,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       continue;
     }
     now_ = now;
-    if (fault(policy, i)) wait_for_read(page_proc[p]);
+    if (fault(policy, i)) wait_for_read(proc_of(p));
     now = now_;
     next_event = next_event_;
     if constexpr (kMulti) finish_[page_proc[p]] = now;
