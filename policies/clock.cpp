@@ -37,22 +37,27 @@ class Clock final : public Policy {
     circle_[free_.back()] = a.page;
     free_.pop_back();
   }
-  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+  PageId select_victim(PageTableView view) {
     // Two laps at most: the first clears every referenced bit.
-    for (std::size_t step = 0; out.size() < want && step < 2 * circle_.size(); ++step) {
-      const PageId p = circle_[hand_];
+    for (std::size_t step = 0; step < 2 * circle_.size(); ++step) {
+      const std::size_t at = hand_;
+      const PageId p = circle_[at];
+      if (++hand_ == circle_.size()) hand_ = 0;
       // The hand visits frames in order but their pages' bits lie anywhere: fetch ahead.
-      std::size_t a = hand_ + kLookahead;
+      std::size_t a = at + kLookahead;
       if (a >= circle_.size()) a -= circle_.size();
       const PageId ahead = a < circle_.size() ? circle_[a] : kNoPage;
       if (ahead != kNoPage) view.prefetch(ahead);
       if (p != kNoPage && !view.test_and_clear_referenced(p)) {
-        out.push_back(p);
-        circle_[hand_] = kNoPage;
-        free_.push_back(hand_);
+        circle_[at] = kNoPage;
+        free_.push_back(at);
+        return p;
       }
-      if (++hand_ == circle_.size()) hand_ = 0;
     }
+    return kNoPage;
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    for (PageId v; out.size() < want && (v = select_victim(view)) != kNoPage;) out.push_back(v);
   }
 
  private:

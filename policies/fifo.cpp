@@ -27,18 +27,21 @@ class Fifo final : public Policy {
     ring_[tail] = a.page;
     ++count_;
   }
-  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    while (out.size() < want && count_ > 0) {
-      out.push_back(ring_[head_]);
-      if (++head_ == ring_.size()) head_ = 0;
-      --count_;
-    }
+  PageId select_victim(PageTableView view) {
+    if (count_ == 0) return kNoPage;
+    const PageId victim = ring_[head_];
+    if (++head_ == ring_.size()) head_ = 0;
+    --count_;
     // A victim a few faults ahead: its bits arrive in time for its eviction.
     if (count_ > kAhead) {
       std::size_t ahead = head_ + kAhead;
       if (ahead >= ring_.size()) ahead -= ring_.size();
       view.prefetch(ring_[ahead]);
     }
+    return victim;
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    for (PageId v; out.size() < want && (v = select_victim(view)) != kNoPage;) out.push_back(v);
   }
 
  private:

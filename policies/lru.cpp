@@ -49,15 +49,16 @@ class Lru final : public Policy {
     stamp(a.page);
   }
   void on_fault(const Access& a, PageTableView) override { stamp(a.page); }
-  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    while (out.size() < want) {
-      const std::size_t s = oldest();
-      if (s == kNone) break;
-      live_[s / 64] &= ~(std::uint64_t{1} << (s % 64));
-      out.push_back(page_of_[s]);
-    }
+  PageId select_victim(PageTableView view) {
     const std::size_t s = oldest();
-    if (s != kNone) view.prefetch(page_of_[s]);  // the next victim
+    if (s == kNone) return kNoPage;
+    live_[s / 64] &= ~(std::uint64_t{1} << (s % 64));
+    const std::size_t next = oldest();
+    if (next != kNone) view.prefetch(page_of_[next]);  // the next victim
+    return page_of_[s];
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    for (PageId v; out.size() < want && (v = select_victim(view)) != kNoPage;) out.push_back(v);
   }
 
  private:

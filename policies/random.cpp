@@ -29,15 +29,17 @@ class RandomPolicy final : public Policy {
     position_[a.page] = static_cast<std::uint32_t>(resident_.size());
     resident_.push_back(a.page);
   }
-  void select_victims(std::size_t want, PageTableView, VictimList& out) override {
-    while (out.size() < want && !resident_.empty()) {
-      const auto k = static_cast<std::uint32_t>(rng_.below(resident_.size()));
-      const PageId victim = resident_[k];
-      resident_[k] = resident_.back();
-      position_[resident_[k]] = k;
-      resident_.pop_back();
-      out.push_back(victim);
-    }
+  PageId select_victim(PageTableView) {
+    if (resident_.empty()) return kNoPage;
+    const auto k = static_cast<std::uint32_t>(rng_.below(resident_.size()));
+    const PageId victim = resident_[k];
+    resident_[k] = resident_.back();
+    position_[resident_[k]] = k;
+    resident_.pop_back();
+    return victim;
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    for (PageId v; out.size() < want && (v = select_victim(view)) != kNoPage;) out.push_back(v);
   }
 
  private:

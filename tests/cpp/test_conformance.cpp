@@ -60,7 +60,11 @@ TEST_CASE("conformance: every registered policy") {
       {
         Params textbook{{"frames", frames}, {"page_cluster", std::int64_t{0}},
                         {"schedule", std::string("static")}};
-        CHECK(simulate(t, "belady", textbook).total.faults <= simulate(t, name, textbook).total.faults);
+        const Result own = simulate(t, name, textbook);
+        CHECK(simulate(t, "belady", textbook).total.faults <= own.total.faults);
+        // Demand paging one victim at a time: select_victim inlined, select_victims virtual.
+        auto instance = Registry::instance().get(name).make(textbook);
+        CHECK(simulate(t, *instance, textbook, name).total == own.total);
       }
 
       // The virtual path (a Policy& from the factory) gives the same counts as the inlined one.

@@ -114,6 +114,9 @@ class Engine {
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
+  // reclaim(policy, index, 1), through the policy's select_victim when it has one.
+  template <class P>
+  void reclaim_one(P& policy, std::size_t index);
   // Frames to reclaim before the next fault by the watermarks, 0 if none.
   std::size_t reclaim_want() const {
     const std::size_t free = config_.frames - resident_;
@@ -215,6 +218,27 @@ class Engine {
 };
 
 
+namespace detail {
+// Built-in policies may declare prefetch(PageId page, int stage): the replay loop calls it for
+// the page of access i+2*kPrefetchDistance (stage 0) and i+kPrefetchDistance (stage 1), so the
+// random loads of a run overlap instead of waiting one after another.
+inline constexpr std::size_t kPrefetchDistance = 16;
+// Built-in policies may declare PageId select_victim(PageTableView view): one victim, or
+// kNoPage. Demand paging asks for one victim per fault and calls it instead of
+// select_victims, sparing the victim list.
+template <class P, class = void>
+struct HasSelectVictim : std::false_type {};
+template <class P>
+struct HasSelectVictim<
+    P, std::void_t<decltype(std::declval<P&>().select_victim(std::declval<PageTableView>()))>>
+    : std::true_type {};
+template <class P, class = void>
+struct HasPrefetch : std::false_type {};
+template <class P>
+struct HasPrefetch<P, std::void_t<decltype(std::declval<P&>().prefetch(PageId{}, 0))>>
+    : std::true_type {};
+}  // namespace detail
+
 inline Access Engine::make_access(std::size_t i) const {
   Access a;
   a.index = i;
@@ -229,7 +253,8 @@ inline Access Engine::make_access(std::size_t i) const {
 inline void Engine::fault_in(std::size_t i) {
   const PageId p = trace_.page(i);
   PageBits& b = bits_[p];
-  Counters& proc = counters_of(p);
+  const ProcId owner = proc_of(p);
+  Counters& proc = per_proc_[owner];
   ++proc.faults;
   if (!b.has(page_bits::kSeen | page_bits::kFile)) {
     ++proc.minor_faults;
@@ -253,12 +278,13 @@ inline void Engine::fault_in(std::size_t i) {
   b.set(page_bits::kResident | page_bits::kSeen | page_bits::kReferenced |
         (trace_.write(i) ? page_bits::kDirty : 0));
   ++resident_;
-  ++resident_of_[proc_of(p)];
+  ++resident_of_[owner];
 }
 
 inline void Engine::evict(PageId p) {
   PageBits& b = bits_[p];
-  Counters& proc = counters_of(p);
+  const ProcId owner = proc_of(p);
+  Counters& proc = per_proc_[owner];
   ++proc.evictions;
   if (b.has(page_bits::kReadahead)) ++proc.readahead_wasted;
   if (b.has(page_bits::kDirty)) {
@@ -284,7 +310,7 @@ inline void Engine::evict(PageId p) {
   b.clear(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced |
           page_bits::kReadahead);
   --resident_;
-  --resident_of_[proc_of(p)];
+  --resident_of_[owner];
 }
 
 // Forced inline: GCC keeps it out of line otherwise, and the call costs a tenth of a fault.
@@ -305,11 +331,27 @@ __attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_
 }
 
 template <class P>
+__attribute__((always_inline)) inline void Engine::reclaim_one(P& policy, std::size_t index) {
+  if constexpr (!detail::HasSelectVictim<P>::value) {
+    reclaim(policy, index, 1);
+  } else {
+    const PageId v = policy.select_victim(view().with_incoming(trace_.page(index)));
+    if (v >= bits_.size() || !bits_[v].has(page_bits::kResident)) {
+      victims_.clear();
+      if (v != kNoPage) victims_.push_back(v);
+      reject_victims(1, index, v == kNoPage ? kBadCount : 0);
+    }
+    evict(v);
+    policy.on_evict(v, view());
+  }
+}
+
+template <class P>
 bool Engine::fault(P& policy, std::size_t i) {
   const PageId p = trace_.page(i);
   if (demand_paging_ && !(config_.page_cluster != 0 && bits_[p].has(page_bits::kInSwap))) {
     // No device, no watermarks, nothing to read ahead: one victim when memory is full.
-    if (resident_ == config_.frames) reclaim(policy, i, 1);
+    if (resident_ == config_.frames) reclaim_one(policy, i);
     fault_in(i);
     if (track_page_next_) page_next_[p] = next_use_[i];
     policy.on_fault(make_access(i), view());
@@ -377,18 +419,6 @@ void Engine::on_events(P& policy) {
   }
   set_next_event();
 }
-
-namespace detail {
-// Built-in policies may declare prefetch(PageId page, int stage): the replay loop calls it for
-// the page of access i+2*kPrefetchDistance (stage 0) and i+kPrefetchDistance (stage 1), so the
-// random loads of a run overlap instead of waiting one after another.
-inline constexpr std::size_t kPrefetchDistance = 16;
-template <class P, class = void>
-struct HasPrefetch : std::false_type {};
-template <class P>
-struct HasPrefetch<P, std::void_t<decltype(std::declval<P&>().prefetch(PageId{}, 0))>>
-    : std::true_type {};
-}  // namespace detail
 
 template <class P, bool kMulti>
 void Engine::run_static(P& policy, const PolicyTraits& traits) {

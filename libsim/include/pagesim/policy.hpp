@@ -39,6 +39,10 @@ struct PolicyTraits {
 //                                               resident, distinct pages (at least one when
 //                                               no frame is free); view.incoming() is the
 //                                               faulting page (not yet resident)
+//                                               (a built-in policy with a
+//                                               select_victim(view) method gets that call
+//                                               instead when one victim is wanted and there
+//                                               is no device: see engine.hpp)
 //              on_evict(page, view)             for each victim, in order, after the engine
 //                                               has evicted it (view shows it non-resident)
 //            readahead: on a swap-in with page_cluster > 0, the engine also brings in the
