@@ -53,6 +53,13 @@ std::size_t swap_size(const EngineConfig& config, const Trace& trace) {
   return std::max<std::size_t>(2 * trace.num_pages(), 1);
 }
 
+// Readahead reads a slot's neighbours and a queued device seeks to it; otherwise which slot a
+// page gets changes no result, and the swap map only counts.
+bool slot_positions_matter(const EngineConfig& config) {
+  return config.page_cluster != 0 || config.device.kind == DeviceKind::kHdd ||
+         config.device.kind == DeviceKind::kSsd;
+}
+
 bool has_file_pages(const Trace& trace) {
   return std::any_of(trace.page_kinds().begin(), trace.page_kinds().end(),
                      [](PageKind k) { return k == PageKind::kFile; });
@@ -67,7 +74,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
       schedule_(config.schedule_given      ? config.schedule
                 : trace.num_procs() > 1 ? Schedule::kRoundRobin
                                         : Schedule::kStatic),
-      swap_(swap_size(config, trace)),
+      swap_(swap_size(config, trace), slot_positions_matter(config)),
       ready_at_(trace.num_procs(), 0),
       device_(config.device,
               swap_size(config, trace) + (has_file_pages(trace) ? trace.num_pages() : 0),
@@ -79,9 +86,11 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   for (PageId p = 0; p < trace.num_pages(); ++p) {
     if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
   }
-  slot_.assign(trace.num_pages(), kNoSlot);
+  if (slot_positions_matter(config_)) {
+    slot_.assign(trace.num_pages(), kNoSlot);
+    slot_owner_.assign(swap_.size(), kNoPage);
+  }
   if (device_.queued_device()) slots_to_prefetch_ = slot_.data();
-  slot_owner_.assign(swap_.size(), kNoPage);
   per_proc_.assign(trace.num_procs(), Counters{});
   one_proc_ = trace.num_procs() == 1;
   resident_of_.assign(trace.num_procs(), 0);

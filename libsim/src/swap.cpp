@@ -2,7 +2,8 @@
 
 namespace pagesim {
 
-SwapMap::SwapMap(std::size_t slots) : used_(slots, 0) {
+SwapMap::SwapMap(std::size_t slots, bool positions)
+    : size_(slots), used_(positions ? slots : 0, 0) {
   highest_bit_ = slots == 0 ? 0 : static_cast<SlotId>(slots - 1);
 }
 
@@ -11,8 +12,8 @@ SlotId SwapMap::take(SlotId offset) {
   if (offset == highest_bit_ && highest_bit_ > 0) --highest_bit_;
   used_[offset] = 1;
   ++used_count_;
-  if (used_count_ == used_.size()) {
-    lowest_bit_ = static_cast<SlotId>(used_.size());
+  if (used_count_ == size_) {
+    lowest_bit_ = static_cast<SlotId>(size_);
     highest_bit_ = 0;
   }
   cluster_next_ = offset + 1;
@@ -20,13 +21,17 @@ SlotId SwapMap::take(SlotId offset) {
 }
 
 SlotId SwapMap::allocate() {
-  if (used_count_ == used_.size()) return kNoSlot;
+  if (used_count_ == size_) return kNoSlot;
+  if (used_.empty()) {
+    ++used_count_;
+    return 0;
+  }
   SlotId offset = 0;
   bool lowest = false;
   if (cluster_nr_ == 0) {
     cluster_nr_ = kCluster - 1;
     lowest = true;
-    if (used_.size() - used_count_ >= kCluster) {
+    if (size_ - used_count_ >= kCluster) {
       // The first (unaligned) run of kCluster free slots.
       std::size_t last_in_cluster = lowest_bit_ + kCluster - 1;
       for (std::size_t o = lowest_bit_; last_in_cluster <= highest_bit_; ++o) {
@@ -53,8 +58,9 @@ SlotId SwapMap::allocate() {
 }
 
 void SwapMap::release(SlotId slot) {
-  used_[slot] = 0;
   --used_count_;
+  if (used_.empty()) return;
+  used_[slot] = 0;
   if (slot < lowest_bit_) lowest_bit_ = slot;
   if (slot > highest_bit_) highest_bit_ = slot;
 }

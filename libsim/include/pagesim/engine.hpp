@@ -183,6 +183,8 @@ class Engine {
   bool track_page_next_ = false;
   // No device and no watermarks: a fault without readahead is textbook demand paging.
   bool demand_paging_ = false;
+  // Per page its swap slot, per slot its page; empty when slot positions change no result
+  // (no readahead, no queued device: the swap map only counts).
   PageArray<SlotId> slot_;
   // slot_'s data when a queued device reads the slots of faulting pages and victims (the view
   // and the replay loop prefetch them), else nullptr.
@@ -263,9 +265,13 @@ inline void Engine::fault_in(std::size_t i) {
     if (b.has(page_bits::kInSwap)) {
       ++proc.swap_ins;
       if (config_.free_slot_on_swapin) {
-        swap_.release(slot_[p]);
-        slot_owner_[slot_[p]] = kNoPage;
-        slot_[p] = kNoSlot;
+        if (slot_.empty()) {
+          swap_.release(0);
+        } else {
+          swap_.release(slot_[p]);
+          slot_owner_[slot_[p]] = kNoPage;
+          slot_[p] = kNoSlot;
+        }
         b.clear(page_bits::kInSwap);
         b.set(page_bits::kDirty);
       }
@@ -298,8 +304,10 @@ inline void Engine::evict(PageId p) {
       if (!b.has(page_bits::kInSwap)) {
         const SlotId slot = swap_.allocate();
         if (slot == kNoSlot) swap_full(p);
-        slot_[p] = slot;
-        slot_owner_[slot] = p;
+        if (!slot_.empty()) {
+          slot_[p] = slot;
+          slot_owner_[slot] = p;
+        }
       }
       if (config_.device.kind != DeviceKind::kNone) write_back(p, false);
     }

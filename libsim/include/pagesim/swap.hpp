@@ -31,18 +31,21 @@ class SwapMap {
  public:
   static constexpr std::size_t kCluster = 256;
 
-  explicit SwapMap(std::size_t slots = 0);
+  // With positions = false the map only counts: allocate gives slot 0 while any slot is free
+  // and in_use is always false. For runs in which no result depends on where a page goes.
+  explicit SwapMap(std::size_t slots = 0, bool positions = true);
   // A free slot, or kNoSlot when all are in use.
   SlotId allocate();
   void release(SlotId slot);
   std::size_t used() const { return used_count_; }
-  std::size_t size() const { return used_.size(); }
+  std::size_t size() const { return size_; }
   bool in_use(SlotId slot) const { return slot < used_.size() && used_[slot]; }
 
  private:
   SlotId take(SlotId offset);
 
-  std::vector<std::uint8_t> used_;
+  std::size_t size_;
+  std::vector<std::uint8_t> used_;  // per slot, empty when only counting
   std::size_t used_count_ = 0;
   SlotId lowest_bit_ = 0;
   SlotId highest_bit_ = 0;
