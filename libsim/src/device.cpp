@@ -220,26 +220,31 @@ std::size_t SwapDevice::pick() const {
 Tick SwapDevice::start_next() {
   if (queue_.empty()) return kNoTime;
   const std::size_t k = pick();
-  const Request r = queue_[k];
+  // Field by field: the request may have been written a moment ago, and a copy of the whole
+  // struct would read it in wider loads than those stores, which stalls.
+  const std::uint64_t position = queue_[k].start;
+  const std::uint32_t pages = queue_[k].pages;
+  const bool write = queue_[k].write;
+  const ProcId waiters = queue_[k].waiters;
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
   const Tick start = free_at_;
-  const Tick service = service_ns(r.start, r.pages, r.write, head_);
-  if (config_.kind == DeviceKind::kHdd && r.start != head_) {
+  const Tick service = service_ns(position, pages, write, head_);
+  if (config_.kind == DeviceKind::kHdd && position != head_) {
     ++stats_.seeks;
-    stats_.seek_distance += r.start > head_ ? r.start - head_ : head_ - r.start;
+    stats_.seek_distance += position > head_ ? position - head_ : head_ - position;
   }
-  head_ = r.start + r.pages;
+  head_ = position + pages;
   current_start_ = start;
   free_at_ = start + service;
   stats_.busy_ns += service;
-  if (r.write) {
+  if (write) {
     ++stats_.writes;
-    stats_.pages_written += r.pages;
+    stats_.pages_written += pages;
   } else {
     ++stats_.reads;
-    stats_.pages_read += r.pages;
+    stats_.pages_read += pages;
   }
-  for (ProcId w = r.waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
+  for (ProcId w = waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
   return start;
 }
 

@@ -86,10 +86,8 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   for (PageId p = 0; p < trace.num_pages(); ++p) {
     if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
   }
-  if (slot_positions_matter(config_)) {
-    slot_.assign(trace.num_pages(), kNoSlot);
-    slot_owner_.assign(swap_.size(), kNoPage);
-  }
+  if (slot_positions_matter(config_)) slot_.assign(trace.num_pages(), kNoSlot);
+  if (config_.page_cluster != 0) slot_owner_.assign(swap_.size(), kNoPage);
   if (device_.queued_device()) slots_to_prefetch_ = slot_.data();
   per_proc_.assign(trace.num_procs(), Counters{});
   one_proc_ = trace.num_procs() == 1;
@@ -120,6 +118,17 @@ void Engine::swap_full(PageId p) const {
                     " slots (parameter 'swap_slots') are in use, so dirty page " +
                     trace_.describe_page(p) +
                     " cannot be swapped out; raise swap_slots (0 means twice the trace's pages)");
+}
+
+void Engine::release_slot(PageId p) {
+  if (slot_.empty()) {
+    swap_.release(0);  // the map only counts
+    return;
+  }
+  const SlotId slot = slot_[p];
+  swap_.release(slot);
+  if (!slot_owner_.empty()) slot_owner_[slot] = kNoPage;
+  slot_[p] = kNoSlot;
 }
 
 void Engine::collect_readahead(PageId p) {

@@ -129,6 +129,10 @@ class Engine {
   static constexpr std::size_t kBadCount = ~std::size_t{0};
   [[noreturn]] void reject_victims(std::size_t want, std::size_t index, std::size_t k) const;
   void evict(PageId p);
+  // Gives dirty anonymous page p a swap slot; ConfigError when all are in use.
+  void take_slot(PageId p);
+  // Frees p's swap slot (free_slot_on_swapin).
+  void release_slot(PageId p);
   [[noreturn]] void swap_full(PageId p) const;
   // Handles the fault of access i; true when its process now waits for a read.
   template <class P>
@@ -183,12 +187,13 @@ class Engine {
   bool track_page_next_ = false;
   // No device and no watermarks: a fault without readahead is textbook demand paging.
   bool demand_paging_ = false;
-  // Per page its swap slot, per slot its page; empty when slot positions change no result
-  // (no readahead, no queued device: the swap map only counts).
+  // Per page its swap slot; empty when slot positions change no result (no readahead, no
+  // queued device: the swap map only counts).
   PageArray<SlotId> slot_;
   // slot_'s data when a queued device reads the slots of faulting pages and victims (the view
   // and the replay loop prefetch them), else nullptr.
   const SlotId* slots_to_prefetch_ = nullptr;
+  // Per slot its page, for readahead (empty without).
   std::vector<PageId> slot_owner_;
   std::size_t resident_ = 0;
   std::vector<std::int64_t> resident_of_;
@@ -265,13 +270,7 @@ inline void Engine::fault_in(std::size_t i) {
     if (b.has(page_bits::kInSwap)) {
       ++proc.swap_ins;
       if (config_.free_slot_on_swapin) {
-        if (slot_.empty()) {
-          swap_.release(0);
-        } else {
-          swap_.release(slot_[p]);
-          slot_owner_[slot_[p]] = kNoPage;
-          slot_[p] = kNoSlot;
-        }
+        release_slot(p);
         b.clear(page_bits::kInSwap);
         b.set(page_bits::kDirty);
       }
@@ -285,6 +284,13 @@ inline void Engine::fault_in(std::size_t i) {
         (trace_.write(i) ? page_bits::kDirty : 0));
   ++resident_;
   ++resident_of_[owner];
+}
+
+inline void Engine::take_slot(PageId p) {
+  const SlotId slot = swap_.allocate();
+  if (slot == kNoSlot) swap_full(p);
+  if (!slot_.empty()) slot_[p] = slot;
+  if (!slot_owner_.empty()) slot_owner_[slot] = p;
 }
 
 inline void Engine::evict(PageId p) {
@@ -301,14 +307,7 @@ inline void Engine::evict(PageId p) {
     } else {
       ++proc.swap_outs;
       // kInSwap mirrors slot_[p] != kNoSlot; testing the bit spares a cache miss.
-      if (!b.has(page_bits::kInSwap)) {
-        const SlotId slot = swap_.allocate();
-        if (slot == kNoSlot) swap_full(p);
-        if (!slot_.empty()) {
-          slot_[p] = slot;
-          slot_owner_[slot] = p;
-        }
-      }
+      if (!b.has(page_bits::kInSwap)) take_slot(p);
       if (config_.device.kind != DeviceKind::kNone) write_back(p, false);
     }
     if (!b.has(page_bits::kFile)) b.set(page_bits::kInSwap);
