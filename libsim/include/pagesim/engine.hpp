@@ -231,7 +231,7 @@ namespace detail {
 // random loads of a run overlap instead of waiting one after another.
 inline constexpr std::size_t kPrefetchDistance = 16;
 // Built-in policies may declare PageId select_victim(PageTableView view): one victim, or
-// kNoPage. Demand paging asks for one victim per fault and calls it instead of
+// kNoPage. A reclaim of one page (every fault of demand paging) calls it instead of
 // select_victims, sparing the victim list.
 template <class P, class = void>
 struct HasSelectVictim : std::false_type {};
@@ -343,6 +343,7 @@ __attribute__((always_inline)) inline void Engine::reclaim_one(P& policy, std::s
     reclaim(policy, index, 1);
   } else {
     const PageId v = policy.select_victim(view().with_incoming(trace_.page(index)));
+    if (v == kNoPage && resident_ < config_.frames) return;  // none, while a frame is free
     if (v >= bits_.size() || !bits_[v].has(page_bits::kResident)) {
       victims_.clear();
       if (v != kNoPage) victims_.push_back(v);
@@ -382,7 +383,11 @@ bool Engine::fault(P& policy, std::size_t i) {
   std::size_t want = reclaim_want();
   const std::size_t free = config_.frames - resident_;
   if (free < 1 + ra_.size()) want = std::max(want, 1 + ra_.size() - free);
-  if (want != 0) reclaim(policy, i, want);
+  if (want == 1) {
+    reclaim_one(policy, i);
+  } else if (want != 0) {
+    reclaim(policy, i, want);
+  }
   if (!ra_.empty() && ra_.size() + resident_ >= config_.frames) {
     ra_.resize(config_.frames - resident_ - 1);
   }

@@ -41,8 +41,8 @@ struct PolicyTraits {
 //                                               faulting page (not yet resident)
 //                                               (a built-in policy with a
 //                                               select_victim(view) method gets that call
-//                                               instead when one victim is wanted and there
-//                                               is no device: see engine.hpp)
+//                                               instead when one victim is wanted: see
+//                                               engine.hpp)
 //              on_evict(page, view)             for each victim, in order, after the engine
 //                                               has evicted it (view shows it non-resident)
 //            readahead: on a swap-in with page_cluster > 0, the engine also brings in the
