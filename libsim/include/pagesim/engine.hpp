@@ -71,7 +71,9 @@ struct EngineConfig {
 // virtual calls (Python-defined and user policies).
 //
 // Faults and IO (Linux 2.4.18 / 2.6.20 semantics, reference/linux-reclaim.md section 4):
-// - a dirty anonymous page gets a swap slot on its first swap-out (SwapMap, scan_swap_map);
+// - a dirty anonymous page gets a swap slot on its first swap-out (SwapMap, scan_swap_map;
+//   without readahead and a queued device, where no result depends on the slot's position,
+//   the map only counts);
 // - swap readahead (mm/swap_state.c swapin_readahead + valid_swaphandles): a swap-in of the
 //   page in slot `off` also reads the slots of the aligned window
 //   [(off >> page_cluster) << page_cluster, + 2^page_cluster) forward from its start,
@@ -306,7 +308,7 @@ inline void Engine::evict(PageId p) {
       if (config_.device.kind != DeviceKind::kNone) write_back(p, true);
     } else {
       ++proc.swap_outs;
-      // kInSwap mirrors slot_[p] != kNoSlot; testing the bit spares a cache miss.
+      // kInSwap says p holds a slot; testing the bit spares a cache miss.
       if (!b.has(page_bits::kInSwap)) take_slot(p);
       if (config_.device.kind != DeviceKind::kNone) write_back(p, false);
     }
