@@ -196,6 +196,7 @@ void SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId wai
 }
 
 std::size_t SwapDevice::pick() const {
+  if (queue_.size() == 1) return 0;  // most of the time: nothing to choose from
   switch (config_.scheduler) {
     case IoScheduler::kFifo:
       return 0;
