@@ -3,8 +3,12 @@
 // device=none (counts and CPU time only) and with each device preset (IO queue, seeks,
 // blocking reads), at 10% of the footprint (and 50% without device or readahead, to compare
 // with bench_replay/*/memory_pct:50 on main). page_cluster=0 (no readahead) and 3 (default).
+// overhead/*: the ratio of the two, from alternating replays (counter device_over_none).
 // Run: _build/bench/bench_device
 #include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
 
 #include "pagesim/generators.hpp"
 #include "pagesim/registry.hpp"
@@ -36,6 +40,31 @@ void replay(benchmark::State& state, const std::string& policy, const std::strin
   state.counters["seeks"] = static_cast<double>(r.device_stats.seeks);
 }
 
+// The overhead as one figure: replays without and with the device alternate, so that the
+// VM's drift over minutes (20-30% on the machine of RESULTS.md) slows both alike. Counter
+// device_over_none = fastest replay with the device / fastest without, over the iterations.
+void overhead(benchmark::State& state, const std::string& policy, const std::string& device,
+              std::int64_t page_cluster) {
+  const Trace& t = zipf_trace();
+  const auto frames = static_cast<std::int64_t>(t.num_pages() / 10);
+  const pagesim::Params none{{"frames", frames}, {"page_cluster", page_cluster}};
+  pagesim::Params with = none;
+  with.set("device", device);
+  double best_none = 1e300, best_with = 1e300;
+  for (auto _ : state) {
+    for (const pagesim::Params* params : {&none, static_cast<const pagesim::Params*>(&with)}) {
+      const auto start = std::chrono::steady_clock::now();
+      benchmark::DoNotOptimize(pagesim::simulate(t, policy, *params).total.faults);
+      const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      double& best = params == &none ? best_none : best_with;
+      best = std::min(best, took.count());
+    }
+  }
+  state.counters["none_ms"] = best_none * 1e3;
+  state.counters["device_ms"] = best_with * 1e3;
+  state.counters["device_over_none"] = best_with / best_none;
+}
+
 const bool registered = [] {
   for (const char* policy : {"fifo", "lru"}) {
     for (const char* device : {"none", "hdd-2002", "nvme", "zram"}) {
@@ -49,6 +78,17 @@ const bool registered = [] {
                       ->MinTime(1.0);
         // The hit path alone is compared with bench_replay at 50%.
         if (std::string(device) == "none" && pc == 0) b->Arg(50);
+      }
+    }
+  }
+  for (const char* policy : {"fifo", "lru"}) {
+    for (const char* device : {"hdd-2002", "nvme", "zram"}) {
+      for (std::int64_t pc : {0, 3}) {
+        const std::string name = std::string("overhead/") + policy + "/" + device + "/page_cluster:" +
+                                 std::to_string(pc);
+        benchmark::RegisterBenchmark(name.c_str(), overhead, policy, device, pc)
+            ->Iterations(5)
+            ->Unit(benchmark::kMillisecond);
       }
     }
   }
