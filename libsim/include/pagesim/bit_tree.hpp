@@ -1,6 +1,5 @@
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -25,17 +24,7 @@ class BitTree {
     }
   }
 
-  // Empties the set, keeping its capacity.
-  void clear() {
-    for (auto& level : levels_) std::fill(level.begin(), level.end(), 0);
-  }
-
   bool empty() const { return levels_.empty() || levels_.back()[0] == 0; }
-
-  // The level-0 word holding bit i: for prefetching, and for walking the members in order
-  // (word w holds members 64w to 64w+63).
-  const std::uint64_t* word_of(std::size_t i) const { return &levels_[0][i >> 6]; }
-  std::size_t words() const { return levels_.empty() ? 0 : levels_[0].size(); }
 
   bool contains(std::size_t i) const { return (levels_[0][i >> 6] >> (i & 63)) & 1; }
 

@@ -171,9 +171,9 @@ class Engine {
   void run_static(P& policy, const PolicyTraits& traits);
   template <class P>
   void run_round_robin(P& policy, const PolicyTraits& traits);
-  // Counters of the process owning page p (the only one, in a single-process trace).
   // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
   ProcId proc_of(PageId p) const { return one_proc_ ? 0 : trace_.page_proc(p); }
+  // Counters of the process owning page p.
   Counters& counters_of(PageId p) { return per_proc_[proc_of(p)]; }
   Result finish();
 
