@@ -113,19 +113,16 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
     return Column<T>(static_cast<const T*>(a.data()), n, keep_alive(a));
   }
   if (n != 0 && kind != 'b') {
-    const auto first = [&](const py::object& mask) {
-      return py::module_::import("numpy").attr("flatnonzero")(mask)[py::int_(0)].cast<std::size_t>();
-    };
-    if (kind == 'i' && a.attr("min")().cast<std::int64_t>() < 0) {
-      const std::size_t i = first(a.attr("__lt__")(0));
+    // Names the first element where `mask` (a boolean array) holds.
+    const auto out_of_range = [&](const py::object& mask) {
+      const auto i = py::module_::import("numpy").attr("flatnonzero")(mask)[py::int_(0)].cast<std::size_t>();
       throw ConfigError(arg + " element " + std::to_string(i) + " is " + py::str(a[py::int_(i)]).cast<std::string>() +
                         "; expected a value from 0 to " + std::to_string(std::numeric_limits<T>::max()));
-    }
+    };
+    if (kind == 'i' && a.attr("min")().cast<std::int64_t>() < 0) out_of_range(a.attr("__lt__")(0));
     const py::object limit = py::int_(std::numeric_limits<T>::max());
     if (a.dtype().itemsize() > static_cast<py::ssize_t>(sizeof(T)) && a.attr("max")() > limit) {
-      const std::size_t i = first(a.attr("__gt__")(limit));
-      throw ConfigError(arg + " element " + std::to_string(i) + " is " + py::str(a[py::int_(i)]).cast<std::string>() +
-                        "; expected a value from 0 to " + std::to_string(std::numeric_limits<T>::max()));
+      out_of_range(a.attr("__gt__")(limit));
     }
   }
   auto converted = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
