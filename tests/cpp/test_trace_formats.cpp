@@ -169,6 +169,7 @@ TEST_CASE("gzip and zstd input is detected by its magic number and read like the
   write_native(plain, n.path());
   TempFile nz("c.pgt.zst", zstd(n.read()));
   check_same_columns(plain, read_trace(nz.path()));
+  check_same_columns(plain, parse_trace(nz.read(), {}));
 }
 
 TEST_CASE("convert streams text to native; the result equals reading the text") {

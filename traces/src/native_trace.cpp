@@ -254,16 +254,19 @@ Trace parse_native(const char* data, std::size_t size, const std::string& name, 
   }
 }
 
+Trace detail::parse_native_decompressed(ByteSource& source, std::string bytes, const std::string& name) {
+  std::vector<char> chunk(1 << 20);
+  while (const std::size_t got = source.read(chunk.data(), chunk.size())) bytes.append(chunk.data(), got);
+  auto owned = std::make_shared<const std::string>(std::move(bytes));
+  const char* data = owned->data();
+  const std::size_t size = owned->size();
+  return parse_native(data, size, name, std::move(owned));
+}
+
 Trace read_native(const std::string& path) {
   auto source = open_source(path);
   if (std::string_view(source->compression()) != "none") {
-    // A compressed native file is decompressed into memory that the columns then point into.
-    auto bytes = std::make_shared<std::string>();
-    std::vector<char> chunk(1 << 20);
-    while (const std::size_t got = source->read(chunk.data(), chunk.size())) bytes->append(chunk.data(), got);
-    const char* data = bytes->data();
-    const std::size_t size = bytes->size();
-    return parse_native(data, size, path, std::move(bytes));
+    return detail::parse_native_decompressed(*source, std::string(), path);
   }
   source.reset();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

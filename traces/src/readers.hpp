@@ -2,6 +2,7 @@
 // Streaming readers behind read_trace/stream_trace. Each delivers accesses to the sink, throws
 // TraceFormatError on bad input (including a file without accesses) and returns the count.
 #include <cstdint>
+#include <string>
 
 #include "pagesim/byte_source.hpp"
 #include "pagesim/line_reader.hpp"
@@ -15,6 +16,10 @@ std::uint64_t stream_csv(LineReader& in, const ReadOptions& options, AccessSink&
 std::uint64_t stream_oracle_general(ByteSource& in, const ReadOptions& options, AccessSink& sink);
 
 std::uint32_t page_shift(std::uint32_t page_size);
+
+// A compressed native trace: reads the rest of `source` after `bytes` (what was already read
+// from it) and parses the whole, the Trace's columns pointing into the decompressed bytes.
+Trace parse_native_decompressed(ByteSource& source, std::string bytes, const std::string& name);
 
 // Call before opening `path` for writing. A Trace read from a native file maps it, and
 // truncating that file would pull the pages from under the Trace (SIGBUS): an existing

@@ -201,12 +201,7 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
     if (format == TraceFormat::kAuto) unknown(name);
     if (format == TraceFormat::kNative) {
       if (std::string_view(source->compression()) == "none") return parse_native(data.data(), data.size(), name);
-      std::vector<char> chunk(1 << 16);
-      while (const std::size_t got = source->read(chunk.data(), chunk.size())) bytes.append(chunk.data(), got);
-      auto owned = std::make_shared<const std::string>(std::move(bytes));
-      const char* decompressed = owned->data();
-      const std::size_t size = owned->size();
-      return parse_native(decompressed, size, name, std::move(owned));
+      return detail::parse_native_decompressed(*source, std::move(bytes), name);
     }
   }
   BuilderSink sink(options.page_size, name);
