@@ -35,8 +35,9 @@ TEST_CASE("built-in policies count exactly like the naive models on random trace
   }
 }
 
-// LRU keeps recency as stamps in a bounded bit tree (4 x max(frames, 1024) stamps) and
-// renumbers them when they run out; these traces run out of stamps many times over.
+// LRU keeps recency as stamps in a bounded bitmap (about 4 x max(frames, 1024) stamps) and
+// renumbers them when they run out; these traces (40,000 accesses, at most 4,096 stamps) run
+// out of stamps many times over.
 TEST_CASE("lru renumbers its recency stamps without changing the order") {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     const Trace t = random_trace(seed, 40'000, 40 + 60 * seed, 1 + seed % 2, seed % 2 == 0);
