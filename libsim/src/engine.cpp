@@ -96,6 +96,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(std::size_t{1} << config_.page_cluster);
   demand_paging_ = config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0;
+  evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
 }
 
 PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {

@@ -36,6 +36,15 @@ class SwapMap {
   explicit SwapMap(std::size_t slots = 0, bool positions = true);
   // A free slot, or kNoSlot when all are in use.
   SlotId allocate();
+  // For a map that only counts: takes a slot when `take`, without a branch on it; false when
+  // none was free (and nothing was taken).
+  bool count_allocate(bool take) {
+    used_count_ += take;
+    if (used_count_ <= size_) return true;
+    used_count_ -= take;
+    return false;
+  }
+  bool counts_only() const { return used_.empty(); }
   void release(SlotId slot);
   std::size_t used() const { return used_count_; }
   std::size_t size() const { return size_; }
