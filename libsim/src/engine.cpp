@@ -258,6 +258,12 @@ void Engine::take_samples(Tick t) {
   }
 }
 
+void Engine::reject_victim(PageId v, std::size_t index) {
+  victims_.clear();
+  if (v != kNoPage) victims_.push_back(v);
+  reject_victims(1, index, v == kNoPage ? kBadCount : 0);
+}
+
 void Engine::reject_victims(std::size_t want, std::size_t index, std::size_t k) const {
   const std::string where =
       " (policy '" + policy_name_ + "', at access #" + std::to_string(index) + ")";

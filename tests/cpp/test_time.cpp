@@ -2,7 +2,10 @@
 // vmstat series, and why read_priority is slower than fifo on a disk.
 #include <doctest/doctest.h>
 
+#include <deque>
+
 #include "helpers.hpp"
+#include "random_traces.hpp"
 #include "pagesim/rng.hpp"
 #include "pagesim/timing.hpp"
 
@@ -145,6 +148,79 @@ TEST_CASE("vmstat rows: counts per interval, state at the end of each") {
   Params off = p;
   off.set("interval_ns", std::int64_t{0});
   CHECK_FALSE(simulate(t, "lru", off).vmstat);
+}
+
+// FIFO that records its ticks. Run as its own type it has select_victim inlined, and a
+// one-process run without a device takes the engine's plain replay loop, which keeps no clock
+// between events; run as a Policy& it takes the general loop, which counts time per access.
+class TickingFifo final : public Policy {
+ public:
+  struct Seen {  // a tick: its time and the resident pages then
+    Tick now;
+    std::size_t resident;
+    bool operator==(const Seen& o) const { return now == o.now && resident == o.resident; }
+  };
+  explicit TickingFifo(Tick tick_ns) : tick_ns_(tick_ns) {}
+  PolicyTraits traits() const override {
+    PolicyTraits t;
+    t.tick_ns = tick_ns_;
+    return t;
+  }
+  void reset(std::size_t, std::size_t) override {}
+  void on_fault(const Access& a, PageTableView) override { queue_.push_back(a.page); }
+  PageId select_victim(PageTableView) {
+    const PageId v = queue_.front();
+    queue_.pop_front();
+    return v;
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    while (out.size() < want && !queue_.empty()) out.push_back(select_victim(view));
+  }
+  void on_tick(Tick now, PageTableView view) override { ticks.push_back({now, view.resident_count()}); }
+  std::vector<Seen> ticks;
+
+ private:
+  Tick tick_ns_;
+  std::deque<PageId> queue_;
+};
+
+TEST_CASE("the plain replay loop keeps time as the general loop: ticks, vmstat rows, elapsed") {
+  // Events every few accesses, between accesses (1050 with cpu 100), several per access
+  // (interval 250 with cpu 300), none (cpu 0: the clock never moves).
+  const Trace t = random_trace(11, 3000, 120, 1, true);
+  for (std::int64_t cpu : {0, 100, 300}) {
+    for (std::int64_t interval : {0, 250, 1000, 1050}) {
+      CAPTURE(cpu);
+      CAPTURE(interval);
+      const EngineConfig config = EngineConfig::from_params(
+          Params{{"frames", std::int64_t{40}}, {"page_cluster", std::int64_t{0}},
+                 {"cpu_ns", cpu}, {"interval_ns", interval}});
+      TickingFifo inlined(700);
+      TickingFifo virtual_calls(700);
+      const Result plain = Engine(t, config, "ticking").run(inlined);
+      const Result general = Engine(t, config, "ticking").run(static_cast<Policy&>(virtual_calls));
+      CHECK(plain.total == general.total);
+      CHECK(plain.time.elapsed_ns == general.time.elapsed_ns);
+      CHECK(plain.time.elapsed_ns == 3000 * static_cast<Tick>(cpu));
+      // With cpu 100 a tick every 7th access: at 700, 1400, .. 299,600.
+      if (cpu == 100) CHECK(inlined.ticks.size() == 428);
+      CHECK(inlined.ticks == virtual_calls.ticks);
+      REQUIRE(static_cast<bool>(plain.vmstat) == (interval != 0));
+      REQUIRE(static_cast<bool>(general.vmstat) == (interval != 0));
+      if (interval == 0) continue;
+      const Vmstat& a = *plain.vmstat;
+      const Vmstat& b = *general.vmstat;
+      REQUIRE(a.rows() == b.rows());
+      CHECK(a.rows() == (3000 * cpu + interval - 1) / interval);  // none when the clock stands
+      CHECK(a.time_ns == b.time_ns);
+      CHECK(a.resident == b.resident);
+      CHECK(a.free_frames == b.free_frames);
+      CHECK(a.faults == b.faults);
+      CHECK(a.major_faults == b.major_faults);
+      CHECK(a.swap_ins == b.swap_ins);
+      CHECK(a.swap_outs == b.swap_outs);
+    }
+  }
 }
 
 // Process A (pid 2) writes its 512 pages, then reads them at random; process B (pid 1)

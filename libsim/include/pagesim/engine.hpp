@@ -130,7 +130,19 @@ class Engine {
   // before k are evicted by then, so a repeated page shows as not resident at its second place.
   static constexpr std::size_t kBadCount = ~std::size_t{0};
   [[noreturn]] void reject_victims(std::size_t want, std::size_t index, std::size_t k) const;
+  // Throws a PolicyError unless v, the one victim chosen at access `index`, is resident.
+  void check_victim(PageId v, std::size_t index) {
+    if (v >= bits_.size() || !bits_[v].has(page_bits::kResident)) reject_victim(v, index);
+  }
+  [[noreturn]] void reject_victim(PageId v, std::size_t index);
   void evict(PageId p);
+  // The counts of evicting a page with bits `bits`, into c; returns the page's bits after.
+  static std::uint8_t count_eviction(int bits, Counters& c);
+  // Whether evicting a page with bits `bits` takes a swap slot: dirty, anonymous, none yet
+  // (kInSwap says it holds one; testing the bit spares a cache miss).
+  static bool needs_slot(int bits) {
+    return (bits & (page_bits::kDirty | page_bits::kFile | page_bits::kInSwap)) == page_bits::kDirty;
+  }
   // Gives dirty anonymous page p a swap slot; ConfigError when all are in use.
   void take_slot(PageId p);
   // Frees p's swap slot (free_slot_on_swapin).
@@ -149,6 +161,13 @@ class Engine {
   void collect_readahead(PageId p);
   // Counts a fault on access i and makes its page resident.
   void fault_in(std::size_t i);
+  // The counts of a fault on a page with bits `bits`, into c.
+  static void count_fault(int bits, Counters& c);
+  // The bits of a page with bits `bits` after a fault on it by an access with flags `flags`.
+  static std::uint8_t faulted_in(int bits, std::uint8_t flags) {
+    return static_cast<std::uint8_t>(bits | page_bits::kResident | page_bits::kSeen |
+                                     page_bits::kReferenced | (flags & Trace::kWrite) * page_bits::kDirty);
+  }
   // Submits the reads of a fault of page p (ra_ around it); true when proc blocks.
   bool read_pages(PageId p, ProcId proc, bool swap_in);
   // Writes dirty page p back to its file or its swap slot (the device's cost).
@@ -172,6 +191,15 @@ class Engine {
   void set_next_event() { next_event_ = std::min(next_tick_, next_sample_); }
   template <class P, bool kMulti>
   void run_static(P& policy, const PolicyTraits& traits);
+  // A plain run: one process, demand paging without a device, no readahead, and a policy
+  // that picks one victim at a time and ignores hits. The common case, with a replay loop of
+  // its own.
+  bool plain(const PolicyTraits& traits) const;
+  template <class P>
+  void run_plain(P& policy);
+  // run_plain's loop over accesses [begin, end), between events.
+  template <class P>
+  void replay_plain(P& policy, std::size_t begin, std::size_t end);
   template <class P>
   void run_round_robin(P& policy, const PolicyTraits& traits);
   // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
@@ -266,30 +294,31 @@ inline Access Engine::make_access(std::size_t i) const {
 
 // Counts without branching on the page's bits: which of them a faulting page has is close to
 // a coin toss, and a branch on each would mispredict a third of the time or more. The bits
-// are in the cache (the replay loop has just read them). evict() does branch: its victim's
-// bits may still be on their way from memory, and correctly predicted branches let the fault
-// go on meanwhile, where counts computed from the bits would wait for them.
+// are in the cache (the replay loop has just read them). evict() counts its victim the same
+// way.
+inline void Engine::count_fault(int bits, Counters& c) {
+  const bool major = (bits & (page_bits::kSeen | page_bits::kFile)) != 0;
+  const bool swap_in = (bits & page_bits::kInSwap) != 0;  // a page with a swap copy was seen before
+  const bool file = (bits & page_bits::kFile) != 0;
+  ++c.faults;
+  c.minor_faults += !major;
+  c.major_faults += major;
+  c.swap_ins += swap_in;
+  c.file_reads += file;
+  c.zero_refills += major & !swap_in & !file;
+}
+
 inline void Engine::fault_in(std::size_t i) {
   const PageId p = trace_.page(i);
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
-  Counters& proc = per_proc_[owner];
-  const bool major = b.has(page_bits::kSeen | page_bits::kFile);
-  const bool swap_in = b.has(page_bits::kInSwap);  // a page with a swap copy was seen before
-  const bool file = b.has(page_bits::kFile);
-  ++proc.faults;
-  proc.minor_faults += !major;
-  proc.major_faults += major;
-  proc.swap_ins += swap_in;
-  proc.file_reads += file;
-  proc.zero_refills += major & !swap_in & !file;
-  if (config_.free_slot_on_swapin && swap_in) {
+  count_fault(b.value, per_proc_[owner]);
+  if (config_.free_slot_on_swapin && b.has(page_bits::kInSwap)) {
     release_slot(p);
     b.clear(page_bits::kInSwap);
     b.set(page_bits::kDirty);
   }
-  b.set(page_bits::kResident | page_bits::kSeen | page_bits::kReferenced |
-        (trace_.write(i) ? page_bits::kDirty : 0));
+  b.value = faulted_in(b.value, trace_.flags()[i]);
   ++resident_;
   ++resident_of_[owner];
 }
@@ -301,35 +330,40 @@ inline void Engine::take_slot(PageId p) {
   if (!slot_owner_.empty()) slot_owner_[slot] = p;
 }
 
-// Without a device and slot positions (evictions_count_only_), evict counts without
-// branching on the victim's bits: whether a victim is dirty, or already has a swap slot, is
-// close to a coin toss, and each such branch would mispredict on a third of the evictions.
-// With them, the branches stay: they lead to the slot allocator and the device.
-inline void Engine::evict(PageId p) {
-  PageBits& b = bits_[p];
-  const ProcId owner = proc_of(p);
-  Counters& proc = per_proc_[owner];
-  const std::uint8_t bits = b.value;
+// Counts without branching on the victim's bits: whether a victim is dirty, or already has a
+// swap slot, is close to a coin toss, and each such branch would mispredict on a third of the
+// evictions.
+inline std::uint8_t Engine::count_eviction(int bits, Counters& c) {
   const bool dirty = (bits & page_bits::kDirty) != 0;
   const bool file = (bits & page_bits::kFile) != 0;
   const bool swap_out = dirty & !file;
-  // kInSwap says p holds a slot; testing the bit spares a cache miss.
-  const bool needs_slot = swap_out & ((bits & page_bits::kInSwap) == 0);
-  ++proc.evictions;
-  proc.readahead_wasted += (bits & page_bits::kReadahead) != 0;
-  proc.evictions_dirty += dirty;
-  proc.evictions_clean += !dirty;
-  proc.file_writes += dirty & file;
-  proc.swap_outs += swap_out;
-  if (evictions_count_only_) {
-    if (!swap_.count_allocate(needs_slot)) swap_full(p);
-  } else {
-    if (needs_slot) take_slot(p);
-    if (config_.device.kind != DeviceKind::kNone && dirty) write_back(p, file);
-  }
-  b.value = static_cast<std::uint8_t>(
+  ++c.evictions;
+  c.readahead_wasted += (bits & page_bits::kReadahead) != 0;
+  c.evictions_dirty += dirty;
+  c.evictions_clean += !dirty;
+  c.file_writes += dirty & file;
+  c.swap_outs += swap_out;
+  return static_cast<std::uint8_t>(
       (bits | swap_out * page_bits::kInSwap) &
       ~(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced | page_bits::kReadahead));
+}
+
+// Without a device and slot positions (evictions_count_only_) the swap map only counts, also
+// without a branch; with them, the branches lead to the slot allocator and the device.
+inline void Engine::evict(PageId p) {
+  PageBits& b = bits_[p];
+  const ProcId owner = proc_of(p);
+  const int bits = b.value;
+  const std::uint8_t after = count_eviction(bits, per_proc_[owner]);
+  if (evictions_count_only_) {
+    if (!swap_.count_allocate(needs_slot(bits))) swap_full(p);
+  } else {
+    if (needs_slot(bits)) take_slot(p);
+    if (config_.device.kind != DeviceKind::kNone && (bits & page_bits::kDirty) != 0) {
+      write_back(p, (bits & page_bits::kFile) != 0);
+    }
+  }
+  b.value = after;
   --resident_;
   --resident_of_[owner];
 }
@@ -358,11 +392,7 @@ __attribute__((always_inline)) inline void Engine::reclaim_one(P& policy, std::s
   } else {
     const PageId v = policy.select_victim(view().with_incoming(trace_.page(index)));
     if (v == kNoPage && resident_ < config_.frames) return;  // none, while a frame is free
-    if (v >= bits_.size() || !bits_[v].has(page_bits::kResident)) {
-      victims_.clear();
-      if (v != kNoPage) victims_.push_back(v);
-      reject_victims(1, index, v == kNoPage ? kBadCount : 0);
-    }
+    check_victim(v, index);
     evict(v);
     policy.on_evict(v, view());
   }
@@ -509,6 +539,84 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   }
 }
 
+inline bool Engine::plain(const PolicyTraits& traits) const {
+  return demand_paging_ && evictions_count_only_ && trace_.num_procs() == 1 &&
+         schedule_ == Schedule::kStatic && config_.page_cluster == 0 &&
+         !config_.free_slot_on_swapin && !traits.needs_hits && !track_page_next_;
+}
+
+// Virtual time moves by cpu_ns per access and nothing else: the loop runs from one event
+// (vmstat row, policy tick) to the next without keeping time.
+template <class P>
+void Engine::run_plain(P& policy) {
+  const std::size_t n = trace_.size();
+  const Tick cpu = config_.cpu_ns;
+  std::size_t i = 0;
+  while (i < n) {
+    // Access j >= i runs at now_ + (j - i + 1) * cpu; the events due by then come first.
+    std::size_t end = n;
+    if (cpu != 0 && next_event_ != kNoTime) {
+      const Tick wait = next_event_ > now_ ? next_event_ - now_ : 0;
+      const Tick before = wait == 0 ? 0 : (wait - 1) / cpu;  // accesses that run before it
+      if (before < n - i) end = i + before;
+    }
+    replay_plain(policy, i, end);
+    now_ += (end - i) * cpu;
+    i = end;
+    if (i == n) break;
+    now_ += cpu;
+    on_events(policy);
+    replay_plain(policy, i, i + 1);
+    ++i;
+  }
+  finish_[0] = now_;
+}
+
+template <class P>
+void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
+  const PageId* pages = trace_.pages().data();
+  const std::uint8_t* flags = trace_.flags().data();
+  PageBits* bits = bits_.data();
+  const std::size_t n = trace_.size();
+  const std::size_t frames = config_.frames;
+  // The resident count in a register, not in the engine: the policy's referenced-bit
+  // updates are byte stores, which the compiler must assume may change any engine field.
+  std::size_t resident = resident_;
+  const PageTableView view(bits, &trace_, frames, &resident);  // no device: no slots to fetch
+  Counters& counters = per_proc_[0];
+  for (std::size_t i = begin; i < end; ++i) {
+    constexpr std::size_t d = detail::kPrefetchDistance;
+    if (i + 2 * d < n) {
+      __builtin_prefetch(bits + pages[i + 2 * d], 1);
+      if constexpr (detail::HasPrefetch<P>::value) {
+        policy.prefetch(pages[i + 2 * d], 0);
+        policy.prefetch(pages[i + d], 1);
+      }
+    }
+    const PageId p = pages[i];
+    if (bits[p].has(page_bits::kResident)) {
+      touch(bits[p], flags[i]);
+      continue;
+    }
+    // fault_in and evict, for one process and a swap map that only counts.
+    if (resident == frames) {
+      const PageId v = policy.select_victim(view.with_incoming(p));
+      check_victim(v, i);
+      const int victim_bits = bits[v].value;
+      if (!swap_.count_allocate(needs_slot(victim_bits))) swap_full(v);
+      bits[v].value = count_eviction(victim_bits, counters);
+      --resident;
+      policy.on_evict(v, view);
+    }
+    count_fault(bits[p].value, counters);
+    bits[p].value = faulted_in(bits[p].value, flags[i]);
+    ++resident;
+    policy.on_fault(make_access(i), view);
+  }
+  resident_ = resident;
+  resident_of_[0] = static_cast<std::int64_t>(resident);
+}
+
 template <class P>
 void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
   const PageId* pages = trace_.pages().data();
@@ -634,6 +742,12 @@ Result Engine::run(P& policy) {
   next_tick_ = tick_ns_ == 0 ? kNoTime : tick_ns_;
   next_sample_ = config_.interval_ns == 0 ? kNoTime : config_.interval_ns;
   set_next_event();
+  if constexpr (detail::HasSelectVictim<P>::value) {
+    if (plain(traits)) {
+      run_plain(policy);
+      return finish();
+    }
+  }
   if (schedule_ == Schedule::kRoundRobin) {
     run_round_robin(policy, traits);
   } else if (trace_.num_procs() > 1) {
