@@ -28,14 +28,14 @@ class Clock final : public Policy {
 
   void reset(std::size_t /*num_pages*/, std::size_t frames) override {
     circle_.assign(frames, kNoPage);
-    free_.clear();
-    free_.reserve(frames);
-    for (std::size_t s = frames; s-- > 0;) free_.push_back(s);
+    // Free frames, the next one last; frame 0 first.
+    free_.resize(frames);
+    for (std::size_t s = 0; s < frames; ++s) free_[s] = frames - 1 - s;
+    free_count_ = frames;
     hand_ = 0;
   }
   void on_fault(const Access& a, PageTableView) override {
-    circle_[free_.back()] = a.page;
-    free_.pop_back();
+    circle_[free_[--free_count_]] = a.page;
   }
   PageId select_victim(PageTableView view) {
     // Two laps at most: the first clears every referenced bit.
@@ -50,7 +50,7 @@ class Clock final : public Policy {
       if (ahead != kNoPage) view.prefetch(ahead);
       if (p != kNoPage && !view.test_and_clear_referenced(p)) {
         circle_[at] = kNoPage;
-        free_.push_back(at);
+        free_[free_count_++] = at;
         return p;
       }
     }
@@ -63,7 +63,9 @@ class Clock final : public Policy {
  private:
   static constexpr std::size_t kLookahead = 8;
   std::vector<PageId> circle_;
+  // A stack of free frames (at most all of them): free_[0 .. free_count_).
   std::vector<std::size_t> free_;
+  std::size_t free_count_ = 0;
   std::size_t hand_ = 0;
 };
 

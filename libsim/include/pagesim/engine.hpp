@@ -579,11 +579,14 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   PageBits* bits = bits_.data();
   const std::size_t n = trace_.size();
   const std::size_t frames = config_.frames;
-  // The resident count in a register, not in the engine: the policy's referenced-bit
-  // updates are byte stores, which the compiler must assume may change any engine field.
+  // The counts in locals, not in the engine: the policy's referenced-bit updates are byte
+  // stores, which the compiler must assume may change any engine field, so it would load and
+  // store those around each of them.
   std::size_t resident = resident_;
+  std::size_t swap_used = swap_.used();
+  const std::size_t swap_size = swap_.size();
+  Counters counters;
   const PageTableView view(bits, &trace_, frames, &resident);  // no device: no slots to fetch
-  Counters& counters = per_proc_[0];
   for (std::size_t i = begin; i < end; ++i) {
     constexpr std::size_t d = detail::kPrefetchDistance;
     if (i + 2 * d < n) {
@@ -603,7 +606,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
       const PageId v = policy.select_victim(view.with_incoming(p));
       check_victim(v, i);
       const int victim_bits = bits[v].value;
-      if (!swap_.count_allocate(needs_slot(victim_bits))) swap_full(v);
+      swap_used += needs_slot(victim_bits);
+      if (swap_used > swap_size) swap_full(v);
       bits[v].value = count_eviction(victim_bits, counters);
       --resident;
       policy.on_evict(v, view);
@@ -613,6 +617,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
     ++resident;
     policy.on_fault(make_access(i), view);
   }
+  per_proc_[0] += counters;
+  swap_.set_used(swap_used);
   resident_ = resident;
   resident_of_[0] = static_cast<std::int64_t>(resident);
 }

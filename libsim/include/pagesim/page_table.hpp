@@ -49,10 +49,11 @@ class PageTableView {
   bool dirty(PageId p) const { return bits_[p].has(page_bits::kDirty); }
   bool referenced(PageId p) const { return bits_[p].has(page_bits::kReferenced); }
   bool in_swap(PageId p) const { return bits_[p].has(page_bits::kInSwap); }
+  // Writes only when the bit is set: a hand sweeping unreferenced pages stores nothing.
   bool test_and_clear_referenced(PageId p) {
-    const bool was = referenced(p);
+    if (!referenced(p)) return false;
     bits_[p].clear(page_bits::kReferenced);
-    return was;
+    return true;
   }
 
   // Hint: the policy will soon nominate p (the engine then reads p's bits, and with a

@@ -44,6 +44,8 @@ class SwapMap {
     used_count_ -= take;
     return false;
   }
+  // For a map that only counts: the number of slots in use, from a caller that counted them.
+  void set_used(std::size_t used) { used_count_ = used; }
   bool counts_only() const { return used_.empty(); }
   void release(SlotId slot);
   std::size_t used() const { return used_count_; }
