@@ -113,6 +113,10 @@ class Engine {
         (b.value | page_bits::kReferenced | (flags & Trace::kWrite) * page_bits::kDirty) &
         ~page_bits::kReadahead);
   }
+  // The replay loops' look-ahead at access i: the page bits of access i + 2d, and the policy's
+  // state for accesses i + d and i + 2d when it has a prefetch hook (d: kPrefetchDistance).
+  template <class P>
+  static void prefetch_ahead(P& policy, const PageId* pages, const PageBits* bits, std::size_t i);
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
@@ -482,6 +486,17 @@ void Engine::on_events(P& policy) {
   set_next_event();
 }
 
+template <class P>
+__attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, const PageId* pages,
+                                                                  const PageBits* bits, std::size_t i) {
+  constexpr std::size_t d = detail::kPrefetchDistance;
+  __builtin_prefetch(bits + pages[i + 2 * d], 1);
+  if constexpr (detail::HasPrefetch<P>::value) {
+    policy.prefetch(pages[i + 2 * d], 0);
+    policy.prefetch(pages[i + d], 1);
+  }
+}
+
 template <class P, bool kMulti>
 void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const PageId* pages = trace_.pages().data();
@@ -505,16 +520,12 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
     }
     constexpr std::size_t d = detail::kPrefetchDistance;
     if (i + 2 * d < n) {
-      __builtin_prefetch(bits + pages[i + 2 * d], 1);
+      prefetch_ahead(policy, pages, bits, i);
       if (slots != nullptr) {
         // A hit fetches slot 0 instead (cached): a select, not a branch that mispredicts on
         // every other fault.
         const PageId q = pages[i + d];
         __builtin_prefetch(slots + (bits[q].has(page_bits::kResident) ? 0 : q), 0);
-      }
-      if constexpr (detail::HasPrefetch<P>::value) {
-        policy.prefetch(pages[i + 2 * d], 0);
-        policy.prefetch(pages[i + d], 1);
       }
     }
     const PageId p = pages[i];
@@ -588,14 +599,7 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   Counters counters;
   const PageTableView view(bits, &trace_, frames, &resident);  // no device: no slots to fetch
   for (std::size_t i = begin; i < end; ++i) {
-    constexpr std::size_t d = detail::kPrefetchDistance;
-    if (i + 2 * d < n) {
-      __builtin_prefetch(bits + pages[i + 2 * d], 1);
-      if constexpr (detail::HasPrefetch<P>::value) {
-        policy.prefetch(pages[i + 2 * d], 0);
-        policy.prefetch(pages[i + d], 1);
-      }
-    }
+    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, i);
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
       touch(bits[p], flags[i]);
