@@ -142,6 +142,22 @@ class Engine {
   void evict(PageId p);
   // The counts of evicting a page with bits `bits`, into c; returns the page's bits after.
   static std::uint8_t count_eviction(int bits, Counters& c);
+  // The bits of a page with bits `bits` after its eviction.
+  static std::uint8_t evicted(int bits) {
+    const int swap_out = (bits & (page_bits::kDirty | page_bits::kFile)) == page_bits::kDirty;
+    return static_cast<std::uint8_t>(
+        (bits | swap_out * page_bits::kInSwap) &
+        ~(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced | page_bits::kReadahead));
+  }
+  // run_plain tallies its faults and evictions by the bits their counts depend on, one add
+  // each, and counts them after the loop. Tally k stands for the bits *_tally_bits(k).
+  static constexpr std::size_t kTallies = 8;
+  // A fault's counts depend on kSeen, kInSwap and kFile: bits 3 to 5.
+  static std::size_t fault_tally(int bits) { return (bits >> 3) & 7; }
+  static int fault_tally_bits(std::size_t k) { return static_cast<int>(k << 3); }
+  // An eviction's on kDirty (bit 1), kFile and kReadahead (bits 5 and 6).
+  static std::size_t eviction_tally(int bits) { return ((bits >> 1) & 1) | ((bits >> 4) & 6); }
+  static int eviction_tally_bits(std::size_t k) { return static_cast<int>(((k & 1) << 1) | ((k & 6) << 4)); }
   // Whether evicting a page with bits `bits` takes a swap slot: dirty, anonymous, none yet
   // (kInSwap says it holds one; testing the bit spares a cache miss).
   static bool needs_slot(int bits) {
@@ -347,9 +363,7 @@ inline std::uint8_t Engine::count_eviction(int bits, Counters& c) {
   c.evictions_clean += !dirty;
   c.file_writes += dirty & file;
   c.swap_outs += swap_out;
-  return static_cast<std::uint8_t>(
-      (bits | swap_out * page_bits::kInSwap) &
-      ~(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced | page_bits::kReadahead));
+  return evicted(bits);
 }
 
 // Without a device and slot positions (evictions_count_only_) the swap map only counts, also
@@ -596,7 +610,10 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   std::size_t resident = resident_;
   std::size_t swap_used = swap_.used();
   const std::size_t swap_size = swap_.size();
-  Counters counters;
+  // Faults and evictions are tallied by the page bits their counts depend on, one add each;
+  // the counters follow from the tallies after the loop.
+  std::uint64_t faults[kTallies] = {};
+  std::uint64_t evictions[kTallies] = {};
   const PageTableView view(bits, &trace_, frames, &resident);  // no device: no slots to fetch
   for (std::size_t i = begin; i < end; ++i) {
     if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, i);
@@ -612,16 +629,23 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
       const int victim_bits = bits[v].value;
       swap_used += needs_slot(victim_bits);
       if (swap_used > swap_size) swap_full(v);
-      bits[v].value = count_eviction(victim_bits, counters);
+      ++evictions[eviction_tally(victim_bits)];
+      bits[v].value = evicted(victim_bits);
       --resident;
       policy.on_evict(v, view);
     }
-    count_fault(bits[p].value, counters);
+    ++faults[fault_tally(bits[p].value)];
     bits[p].value = faulted_in(bits[p].value, flags[i]);
     ++resident;
     policy.on_fault(make_access(i), view);
   }
-  per_proc_[0] += counters;
+  for (std::size_t k = 0; k < kTallies; ++k) {
+    Counters fault, eviction;
+    count_fault(fault_tally_bits(k), fault);
+    count_eviction(eviction_tally_bits(k), eviction);
+    per_proc_[0].add(fault, faults[k]);
+    per_proc_[0].add(eviction, evictions[k]);
+  }
   swap_.set_used(swap_used);
   resident_ = resident;
   resident_of_[0] = static_cast<std::int64_t>(resident);

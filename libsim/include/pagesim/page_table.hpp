@@ -23,6 +23,9 @@ inline constexpr std::uint8_t kInSwap = 16;
 inline constexpr std::uint8_t kFile = 32;
 // Brought in by swap readahead and not accessed since (cleared by the first hit).
 inline constexpr std::uint8_t kReadahead = 64;
+// Engine::fault_tally and eviction_tally depend on these positions.
+static_assert(kDirty == 1 << 1 && kSeen == 1 << 3 && kInSwap == 1 << 4 && kFile == 1 << 5 &&
+              kReadahead == 1 << 6);
 }  // namespace page_bits
 
 // One page's state bits (page_bits::k*). A struct, not a plain byte: a store through a byte

@@ -46,6 +46,8 @@ struct Counters {
   std::uint64_t readahead_wasted = 0;
 
   Counters& operator+=(const Counters& other);
+  // Adds `times` times other.
+  void add(const Counters& other, std::uint64_t times);
   bool operator==(const Counters& other) const;
   bool operator!=(const Counters& other) const { return !(*this == other); }
 
