@@ -145,9 +145,9 @@ class Engine {
   // The bits of a page with bits `bits` after its eviction.
   static std::uint8_t evicted(int bits) {
     const int swap_out = (bits & (page_bits::kDirty | page_bits::kFile)) == page_bits::kDirty;
-    return static_cast<std::uint8_t>(
-        (bits | swap_out * page_bits::kInSwap) &
-        ~(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced | page_bits::kReadahead));
+    return static_cast<std::uint8_t>((bits | swap_out * page_bits::kInSwap) &
+                                     ~(page_bits::kResident | page_bits::kDirty |
+                                       page_bits::kReferenced | page_bits::kReadahead));
   }
   // run_plain tallies its faults and evictions by the bits their counts depend on, one add
   // each, and counts them after the loop. Tally k stands for the bits *_tally_bits(k).
@@ -157,7 +157,9 @@ class Engine {
   static int fault_tally_bits(std::size_t k) { return static_cast<int>(k << 3); }
   // An eviction's on kDirty (bit 1), kFile and kReadahead (bits 5 and 6).
   static std::size_t eviction_tally(int bits) { return ((bits >> 1) & 1) | ((bits >> 4) & 6); }
-  static int eviction_tally_bits(std::size_t k) { return static_cast<int>(((k & 1) << 1) | ((k & 6) << 4)); }
+  static int eviction_tally_bits(std::size_t k) {
+    return static_cast<int>(((k & 1) << 1) | ((k & 6) << 4));
+  }
   // Whether evicting a page with bits `bits` takes a swap slot: dirty, anonymous, none yet
   // (kInSwap says it holds one; testing the bit spares a cache miss).
   static bool needs_slot(int bits) {
