@@ -88,7 +88,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   }
   if (slot_positions_matter(config_)) slot_.assign(trace.num_pages(), kNoSlot);
   if (config_.page_cluster != 0) slot_owner_.assign(swap_.size(), kNoPage);
-  if (device_.queued_device()) slots_to_prefetch_ = slot_.data();
+  if (device_.queued_device() || config_.page_cluster != 0) slots_to_prefetch_ = slot_.data();
   per_proc_.assign(trace.num_procs(), Counters{});
   one_proc_ = trace.num_procs() == 1;
   resident_of_.assign(trace.num_procs(), 0);
@@ -134,15 +134,19 @@ void Engine::release_slot(PageId p) {
 
 void Engine::collect_readahead(PageId p) {
   // valid_swaphandles (2.6.20): the aligned window, forward from its start, up to the first
-  // free slot or the end of swap; the faulting slot is part of the run.
+  // free slot (one without an owner) or the end of swap; the faulting slot is part of the run.
   const SlotId off = slot_[p];
   const std::size_t start = (std::size_t{off} >> config_.page_cluster) << config_.page_cluster;
   const std::size_t end = std::min(start + (std::size_t{1} << config_.page_cluster), swap_.size());
+  // The window's owners share a cache line or two, their page bits lie anywhere: fetch those
+  // together rather than one miss after another.
+  for (std::size_t s = start; s < end; ++s) {
+    if (slot_owner_[s] != kNoPage) __builtin_prefetch(&bits_[slot_owner_[s]]);
+  }
   for (std::size_t s = start; s < end; ++s) {
     if (s == off) continue;
-    const auto slot = static_cast<SlotId>(s);
-    if (!swap_.in_use(slot)) break;
-    const PageId q = slot_owner_[slot];
+    const PageId q = slot_owner_[s];
+    if (q == kNoPage) break;
     // Already in memory (the swap cache): read_swap_cache_async finds it, no IO.
     if (bits_[q].has(page_bits::kResident)) continue;
     ra_.push_back(q);

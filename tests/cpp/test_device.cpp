@@ -159,6 +159,30 @@ TEST_CASE("a readahead window stops at the first free slot") {
   CHECK(r.time.iowait_ns == 9876412 - 1100);
 }
 
+TEST_CASE("a readahead window stops at a free slot even when used slots follow it") {
+  // 2 frames, LRU, page_cluster 2 (windows of 4 slots), free_slot_on_swapin, no device.
+  // Fewer than 256 slots: each swap-out takes the lowest free slot.
+  //  W0 W1               resident {0 1}
+  //  W2 W3 W4            evict 0 1 2 -> slots 0 1 2              {3 4}
+  //  R1 (slot 1)         window [0, 4): slot 0 (page 0), slot 2 (page 2), slot 3 free -> stop;
+  //                      at most frames - 1 = 1 readahead page: 0. Two frames needed: evict
+  //                      3 4 -> slots 3 4. Page 1's slot 1 is freed, page 1 dirty. LRU: 0, 1
+  //  R2 (slot 2)         window [0, 4): slot 0 holds page 0 (resident), slot 1 is free -> stop,
+  //                      although slots 3 and 4 hold pages 3 and 4. No readahead: evict 0
+  //                      (clean, in swap, unused: wasted).                   {1 2}
+  // Reading past the free slot would read page 3 ahead and evict 1 as well (a 6th swap-out).
+  const Trace t = text("W 0\nW 1\nW 2\nW 3\nW 4\nR 1\nR 2\n");
+  Params p{{"frames", std::int64_t{2}}, {"page_cluster", std::int64_t{2}},
+           {"free_slot_on_swapin", true}};
+  const Counters c = simulate(t, "lru", p).total;
+  CHECK(c.faults == 7);
+  CHECK(c.swap_ins == 2);
+  CHECK(c.readahead_pages == 1);
+  CHECK(c.readahead_wasted == 1);
+  CHECK(c.evictions == 6);
+  CHECK(c.swap_outs == 5);
+}
+
 TEST_CASE("readahead pages evicted unused are wasted") {
   // 2 frames, page_cluster 1 (windows of 2 slots), no device.
   //  W0 W1           resident {0 1}

@@ -247,11 +247,12 @@ class Engine {
   // Per page its swap slot; empty when slot positions change no result (no readahead, no
   // queued device: the swap map only counts).
   PageArray<SlotId> slot_;
-  // slot_'s data when a queued device reads the slots of faulting pages and victims (the view
-  // and the replay loop prefetch them), else nullptr.
+  // slot_'s data when faults read the slots of their pages (readahead, a queued device; the
+  // replay loop prefetches them) and a queued device those of victims (the view prefetches
+  // them), else nullptr.
   const SlotId* slots_to_prefetch_ = nullptr;
-  // Per slot its page, for readahead (empty without).
-  std::vector<PageId> slot_owner_;
+  // Per slot its page, kNoPage for a free slot; for readahead (empty without).
+  PageArray<PageId> slot_owner_;
   std::size_t resident_ = 0;
   std::vector<std::int64_t> resident_of_;
   SwapMap swap_;
@@ -522,7 +523,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const std::size_t n = trace_.size();
   const Tick cpu = config_.cpu_ns;
   const bool hit_work = traits.needs_hits || track_page_next_;
-  // With a queued device, a fault reads its page's slot: fetch it ahead like the bits.
+  // With a queued device or readahead, a fault reads its page's slot: fetch it ahead like the
+  // bits.
   const SlotId* slots = slots_to_prefetch_;
   Tick now = now_;
   Tick next_event = next_event_;
