@@ -90,6 +90,8 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (config_.page_cluster != 0) slot_owner_.assign(swap_.size(), kNoPage);
   if (device_.queued_device() || config_.page_cluster != 0) slots_to_prefetch_ = slot_.data();
   per_proc_.assign(trace.num_procs(), Counters{});
+  fault_tallies_.assign(trace.num_procs() * kTallies, 0);
+  eviction_tallies_.assign(trace.num_procs() * kTallies, 0);
   one_proc_ = trace.num_procs() == 1;
   resident_of_.assign(trace.num_procs(), 0);
   proc_time_.assign(trace.num_procs(), ProcTime{});
@@ -233,7 +235,53 @@ void Engine::wait_for_read(ProcId proc) {
   proc_time_[proc].iowait_ns += now_ - before;
 }
 
+namespace {
+
+// The counts of a fault on a page with bits `bits`, into c.
+void count_fault(int bits, Counters& c) {
+  const bool major = (bits & (page_bits::kSeen | page_bits::kFile)) != 0;
+  const bool swap_in = (bits & page_bits::kInSwap) != 0;  // a page with a swap copy was seen before
+  const bool file = (bits & page_bits::kFile) != 0;
+  ++c.faults;
+  c.minor_faults += !major;
+  c.major_faults += major;
+  c.swap_ins += swap_in;
+  c.file_reads += file;
+  c.zero_refills += major & !swap_in & !file;
+}
+
+// The counts of evicting a page with bits `bits`, into c.
+void count_eviction(int bits, Counters& c) {
+  const bool dirty = (bits & page_bits::kDirty) != 0;
+  const bool file = (bits & page_bits::kFile) != 0;
+  ++c.evictions;
+  c.readahead_wasted += (bits & page_bits::kReadahead) != 0;
+  c.evictions_dirty += dirty;
+  c.evictions_clean += !dirty;
+  c.file_writes += dirty & file;
+  c.swap_outs += dirty & !file;
+}
+
+}  // namespace
+
+void Engine::fold_tallies() {
+  for (ProcId proc = 0; proc < per_proc_.size(); ++proc) {
+    for (std::size_t k = 0; k < kTallies; ++k) {
+      std::uint64_t& faults = fault_tallies_[proc * kTallies + k];
+      std::uint64_t& evictions = eviction_tallies_[proc * kTallies + k];
+      Counters fault, eviction;
+      count_fault(fault_tally_bits(k), fault);
+      count_eviction(eviction_tally_bits(k), eviction);
+      per_proc_[proc].add(fault, faults);
+      per_proc_[proc].add(eviction, evictions);
+      faults = 0;
+      evictions = 0;
+    }
+  }
+}
+
 void Engine::take_samples(Tick t) {
+  fold_tallies();
   while (next_sample_ <= t) {
     const Tick at = next_sample_;
     if (vm_time_.size() >= kMaxVmstatRows) {
@@ -311,6 +359,7 @@ Result Engine::finish() {
   // Writes still queued when the last process ends are served after it.
   if (device_.queued_device()) device_.drain();
 
+  fold_tallies();
   // Readahead pages still resident and unused at the end are neither used nor wasted.
   std::vector<std::uint64_t> unused(per_proc_.size(), 0);
   std::uint64_t any_readahead = 0;

@@ -140,8 +140,6 @@ class Engine {
   }
   [[noreturn]] void reject_victim(PageId v, std::size_t index);
   void evict(PageId p);
-  // The counts of evicting a page with bits `bits`, into c; returns the page's bits after.
-  static std::uint8_t count_eviction(int bits, Counters& c);
   // The bits of a page with bits `bits` after its eviction.
   static std::uint8_t evicted(int bits) {
     const int swap_out = (bits & (page_bits::kDirty | page_bits::kFile)) == page_bits::kDirty;
@@ -149,8 +147,10 @@ class Engine {
                                      ~(page_bits::kResident | page_bits::kDirty |
                                        page_bits::kReferenced | page_bits::kReadahead));
   }
-  // run_plain tallies its faults and evictions by the bits their counts depend on, one add
-  // each, and counts them after the loop. Tally k stands for the bits *_tally_bits(k).
+  // Faults and evictions are tallied by the bits their counts depend on, per process: one add
+  // each, without a branch on those bits (which of them a faulting page or a victim has is
+  // close to a coin toss). fold_tallies turns the tallies into counters; tally k stands for
+  // the bits *_tally_bits(k).
   static constexpr std::size_t kTallies = 8;
   // A fault's counts depend on kSeen, kInSwap and kFile: bits 3 to 5.
   static std::size_t fault_tally(int bits) { return (bits >> 3) & 7; }
@@ -183,8 +183,6 @@ class Engine {
   void collect_readahead(PageId p);
   // Counts a fault on access i and makes its page resident.
   void fault_in(std::size_t i);
-  // The counts of a fault on a page with bits `bits`, into c.
-  static void count_fault(int bits, Counters& c);
   // The bits of a page with bits `bits` after a fault on it by an access with flags `flags`.
   static std::uint8_t faulted_in(int bits, std::uint8_t flags) {
     return static_cast<std::uint8_t>(bits | page_bits::kResident | page_bits::kSeen |
@@ -208,6 +206,8 @@ class Engine {
     if (next_sample_ <= t) take_samples(t);
   }
   void take_samples(Tick t);
+  // Adds the tallied faults and evictions to per_proc_ and clears the tallies.
+  void fold_tallies();
   template <class P>
   void on_events(P& policy);
   void set_next_event() { next_event_ = std::min(next_tick_, next_sample_); }
@@ -257,6 +257,8 @@ class Engine {
   std::vector<std::int64_t> resident_of_;
   SwapMap swap_;
   std::vector<Counters> per_proc_;
+  // Per process kTallies each: [proc * kTallies + k]. Not yet in per_proc_.
+  std::vector<std::uint64_t> fault_tallies_, eviction_tallies_;
   bool one_proc_ = false;
   VictimList victims_;
   std::vector<PageId> ra_;
@@ -315,27 +317,11 @@ inline Access Engine::make_access(std::size_t i) const {
   return a;
 }
 
-// Counts without branching on the page's bits: which of them a faulting page has is close to
-// a coin toss, and a branch on each would mispredict a third of the time or more. The bits
-// are in the cache (the replay loop has just read them). evict() counts its victim the same
-// way.
-inline void Engine::count_fault(int bits, Counters& c) {
-  const bool major = (bits & (page_bits::kSeen | page_bits::kFile)) != 0;
-  const bool swap_in = (bits & page_bits::kInSwap) != 0;  // a page with a swap copy was seen before
-  const bool file = (bits & page_bits::kFile) != 0;
-  ++c.faults;
-  c.minor_faults += !major;
-  c.major_faults += major;
-  c.swap_ins += swap_in;
-  c.file_reads += file;
-  c.zero_refills += major & !swap_in & !file;
-}
-
 inline void Engine::fault_in(std::size_t i) {
   const PageId p = trace_.page(i);
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
-  count_fault(b.value, per_proc_[owner]);
+  ++fault_tallies_[owner * kTallies + fault_tally(b.value)];
   if (config_.free_slot_on_swapin && b.has(page_bits::kInSwap)) {
     release_slot(p);
     b.clear(page_bits::kInSwap);
@@ -353,29 +339,13 @@ inline void Engine::take_slot(PageId p) {
   if (!slot_owner_.empty()) slot_owner_[slot] = p;
 }
 
-// Counts without branching on the victim's bits: whether a victim is dirty, or already has a
-// swap slot, is close to a coin toss, and each such branch would mispredict on a third of the
-// evictions.
-inline std::uint8_t Engine::count_eviction(int bits, Counters& c) {
-  const bool dirty = (bits & page_bits::kDirty) != 0;
-  const bool file = (bits & page_bits::kFile) != 0;
-  const bool swap_out = dirty & !file;
-  ++c.evictions;
-  c.readahead_wasted += (bits & page_bits::kReadahead) != 0;
-  c.evictions_dirty += dirty;
-  c.evictions_clean += !dirty;
-  c.file_writes += dirty & file;
-  c.swap_outs += swap_out;
-  return evicted(bits);
-}
-
 // Without a device and slot positions (evictions_count_only_) the swap map only counts, also
 // without a branch; with them, the branches lead to the slot allocator and the device.
 inline void Engine::evict(PageId p) {
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
   const int bits = b.value;
-  const std::uint8_t after = count_eviction(bits, per_proc_[owner]);
+  ++eviction_tallies_[owner * kTallies + eviction_tally(bits)];
   if (evictions_count_only_) {
     if (!swap_.count_allocate(needs_slot(bits))) swap_full(p);
   } else {
@@ -384,7 +354,7 @@ inline void Engine::evict(PageId p) {
       write_back(p, (bits & page_bits::kFile) != 0);
     }
   }
-  b.value = after;
+  b.value = evicted(bits);
   --resident_;
   --resident_of_[owner];
 }
@@ -608,14 +578,13 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   PageBits* bits = bits_.data();
   const std::size_t n = trace_.size();
   const std::size_t frames = config_.frames;
-  // The counts in locals, not in the engine: the policy's referenced-bit updates are byte
+  // The counts (resident pages, swap slots, tallies) in locals, not in the engine: the
+  // policy's referenced-bit updates are byte
   // stores, which the compiler must assume may change any engine field, so it would load and
   // store those around each of them.
   std::size_t resident = resident_;
   std::size_t swap_used = swap_.used();
   const std::size_t swap_size = swap_.size();
-  // Faults and evictions are tallied by the page bits their counts depend on, one add each;
-  // the counters follow from the tallies after the loop.
   std::uint64_t faults[kTallies] = {};
   std::uint64_t evictions[kTallies] = {};
   const PageTableView view(bits, &trace_, frames, &resident);  // no device: no slots to fetch
@@ -644,11 +613,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
     policy.on_fault(make_access(i), view);
   }
   for (std::size_t k = 0; k < kTallies; ++k) {
-    Counters fault, eviction;
-    count_fault(fault_tally_bits(k), fault);
-    count_eviction(eviction_tally_bits(k), eviction);
-    per_proc_[0].add(fault, faults[k]);
-    per_proc_[0].add(eviction, evictions[k]);
+    fault_tallies_[k] += faults[k];
+    eviction_tallies_[k] += evictions[k];
   }
   swap_.set_used(swap_used);
   resident_ = resident;
