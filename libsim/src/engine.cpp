@@ -1,6 +1,8 @@
 #include "pagesim/engine.hpp"
 
 #include <algorithm>
+#include <array>
+#include <utility>
 
 #include "pagesim/timing.hpp"
 
@@ -265,18 +267,22 @@ void count_eviction(int bits, Counters& c) {
 }  // namespace
 
 void Engine::fold_tallies() {
-  for (ProcId proc = 0; proc < per_proc_.size(); ++proc) {
+  // The counts of one fault and of one eviction of each tally.
+  static const auto one = [] {
+    std::array<std::pair<Counters, Counters>, kTallies> c;
     for (std::size_t k = 0; k < kTallies; ++k) {
-      std::uint64_t& faults = fault_tallies_[proc * kTallies + k];
-      std::uint64_t& evictions = eviction_tallies_[proc * kTallies + k];
-      Counters fault, eviction;
-      count_fault(fault_tally_bits(k), fault);
-      count_eviction(eviction_tally_bits(k), eviction);
-      per_proc_[proc].add(fault, faults);
-      per_proc_[proc].add(eviction, evictions);
-      faults = 0;
-      evictions = 0;
+      count_fault(fault_tally_bits(k), c[k].first);
+      count_eviction(eviction_tally_bits(k), c[k].second);
     }
+    return c;
+  }();
+  // Most tallies are 0 between two vmstat rows: only those that are not cost an add.
+  for (std::size_t j = 0; j < fault_tallies_.size(); ++j) {
+    Counters& c = per_proc_[j / kTallies];
+    if (fault_tallies_[j] != 0) c.add(one[j % kTallies].first, fault_tallies_[j]);
+    if (eviction_tallies_[j] != 0) c.add(one[j % kTallies].second, eviction_tallies_[j]);
+    fault_tallies_[j] = 0;
+    eviction_tallies_[j] = 0;
   }
 }
 
