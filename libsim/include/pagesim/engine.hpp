@@ -134,9 +134,13 @@ class Engine {
   // before k are evicted by then, so a repeated page shows as not resident at its second place.
   static constexpr std::size_t kBadCount = ~std::size_t{0};
   [[noreturn]] void reject_victims(std::size_t want, std::size_t index, std::size_t k) const;
+  // Whether v is a page of the trace and resident: a victim a policy may choose.
+  bool resident_page(PageId v) const {
+    return v < bits_.size() && bits_[v].has(page_bits::kResident);
+  }
   // Throws a PolicyError unless v, the one victim chosen at access `index`, is resident.
   void check_victim(PageId v, std::size_t index) {
-    if (v >= bits_.size() || !bits_[v].has(page_bits::kResident)) reject_victim(v, index);
+    if (!resident_page(v)) reject_victim(v, index);
   }
   [[noreturn]] void reject_victim(PageId v, std::size_t index);
   void evict(PageId p);
@@ -247,9 +251,9 @@ class Engine {
   // Per page its swap slot; empty when slot positions change no result (no readahead, no
   // queued device: the swap map only counts).
   PageArray<SlotId> slot_;
-  // slot_'s data when faults read the slots of their pages (readahead, a queued device; the
-  // replay loop prefetches them) and a queued device those of victims (the view prefetches
-  // them), else nullptr.
+  // slot_'s data when faults read the slots of their pages (readahead, a queued device), else
+  // nullptr. The replay loop fetches the slots of faulting pages ahead, the view those of the
+  // victims a policy is about to nominate (a queued device reads them, take_slot writes them).
   const SlotId* slots_to_prefetch_ = nullptr;
   // Per slot its page, kNoPage for a free slot; for readahead (empty without).
   PageArray<PageId> slot_owner_;
@@ -370,7 +374,7 @@ __attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_
   // Each victim is checked as it goes: one evicted twice is no longer resident the second time.
   for (std::size_t k = 0; k < n; ++k) {
     const PageId v = victims_[k];
-    if (v >= bits_.size() || !bits_[v].has(page_bits::kResident)) reject_victims(want, index, k);
+    if (!resident_page(v)) reject_victims(want, index, k);
     evict(v);
   }
   for (PageId v : victims_) policy.on_evict(v, view());
@@ -579,9 +583,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   const std::size_t n = trace_.size();
   const std::size_t frames = config_.frames;
   // The counts (resident pages, swap slots, tallies) in locals, not in the engine: the
-  // policy's referenced-bit updates are byte
-  // stores, which the compiler must assume may change any engine field, so it would load and
-  // store those around each of them.
+  // policy's referenced-bit updates are byte stores, which the compiler must assume may change
+  // any engine field, so it would load and store those around each of them.
   std::size_t resident = resident_;
   std::size_t swap_used = swap_.used();
   const std::size_t swap_size = swap_.size();
