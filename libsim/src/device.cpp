@@ -150,6 +150,8 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
   inv_span_ = 1.0 / static_cast<double>(span_);
   read_ns_ = config.read_us * 1e3;
   write_ns_ = config.write_us * 1e3;
+  compress_ns_ = static_cast<Tick>(std::llround(config.compress_us * 1e3));
+  decompress_ns_ = static_cast<Tick>(std::llround(config.decompress_us * 1e3));
 }
 
 Tick SwapDevice::service_ns(std::uint64_t position, std::uint32_t pages, bool write,
@@ -167,10 +169,6 @@ Tick SwapDevice::service_ns(std::uint64_t position, std::uint32_t pages, bool wr
     ns += write ? write_ns_ : read_ns_;
   }
   return static_cast<Tick>(ns + 0.5);  // ns >= 0: rounds half up, as llround
-}
-
-Tick SwapDevice::zram_ns(bool write) const {
-  return static_cast<Tick>(std::llround((write ? config_.compress_us : config_.decompress_us) * 1e3));
 }
 
 void SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter) {

@@ -64,14 +64,26 @@ TEST_CASE("conformance: every registered policy") {
         const Result own = simulate(t, name, textbook);
         CHECK(simulate(t, "belady", textbook).total.faults <= own.total.faults);
         // Demand paging one victim at a time: select_victim inlined (a one-process trace
-        // takes the engine's plain loop), select_victims virtual (the general loop).
-        auto instance = Registry::instance().get(name).make(textbook);
-        const Result virt = simulate(t, *instance, textbook, name);
-        CHECK(virt.total == own.total);
-        CHECK(virt.time.elapsed_ns == own.time.elapsed_ns);
-        REQUIRE(virt.vmstat->rows() == own.vmstat->rows());
-        CHECK(virt.vmstat->faults == own.vmstat->faults);
-        CHECK(virt.vmstat->resident == own.vmstat->resident);
+        // takes the engine's plain loop), select_victims virtual (the general loop); without
+        // a device, on a disk with a short queue, on zram.
+        for (const std::string device : {"none", "hdd-2002", "zram"}) {
+          CAPTURE(device);
+          Params io = textbook;
+          io.set("device", device);
+          io.set("io_queue_depth", std::int64_t{2});
+          // A few rows per ms of replay, per second of disk IO.
+          io.set("interval_ns", std::int64_t{device == "none" ? 700 : device == "zram" ? 7'000 : 5'000'000});
+          const Result inlined = simulate(t, name, io);
+          auto instance = Registry::instance().get(name).make(io);
+          const Result virt = simulate(t, *instance, io, name);
+          CHECK(virt.total == inlined.total);
+          CHECK(virt.time.elapsed_ns == inlined.time.elapsed_ns);
+          CHECK(virt.time.iowait_ns == inlined.time.iowait_ns);
+          CHECK(virt.device_stats.busy_ns == inlined.device_stats.busy_ns);
+          REQUIRE(virt.vmstat->rows() == inlined.vmstat->rows());
+          CHECK(virt.vmstat->faults == inlined.vmstat->faults);
+          CHECK(virt.vmstat->resident == inlined.vmstat->resident);
+        }
       }
 
       // The virtual path (a Policy& from the factory) gives the same counts as the inlined one.

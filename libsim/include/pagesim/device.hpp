@@ -140,7 +140,7 @@ class SwapDevice {
   std::uint64_t head() const { return head_; }
   std::uint64_t span() const { return span_; }
   // zram: CPU time of one page.
-  Tick zram_ns(bool write) const;
+  Tick zram_ns(bool write) const { return write ? compress_ns_ : decompress_ns_; }
 
   const DeviceStats& stats() const { return stats_; }
   DeviceStats& stats() { return stats_; }
@@ -163,9 +163,10 @@ class SwapDevice {
   DeviceConfig config_;
   std::uint64_t span_;
   double transfer_ns_;
-  // The configuration's figures in the units service_ns works in.
+  // The configuration's figures in the units service_ns and zram_ns work in.
   double overhead_ns_ = 0, track_seek_ns_ = 0, seek_scale_ns_ = 0, rotation_ns_ = 0,
          inv_span_ = 0, read_ns_ = 0, write_ns_ = 0;
+  Tick compress_ns_ = 0, decompress_ns_ = 0;
   std::vector<Tick>* wakeup_;
   std::vector<Request> queue_;
   std::vector<ProcId> next_waiter_;

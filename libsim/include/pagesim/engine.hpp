@@ -113,10 +113,12 @@ class Engine {
         (b.value | page_bits::kReferenced | (flags & Trace::kWrite) * page_bits::kDirty) &
         ~page_bits::kReadahead);
   }
-  // The replay loops' look-ahead at access i: the page bits of access i + 2d, and the policy's
-  // state for accesses i + d and i + 2d when it has a prefetch hook (d: kPrefetchDistance).
+  // The replay loops' look-ahead at access i: the page bits of access i + 2d, the policy's
+  // state for accesses i + d and i + 2d when it has a prefetch hook (d: kPrefetchDistance),
+  // and the swap slot of access i + d when `slots` (slots_to_prefetch_) is not null.
   template <class P>
-  static void prefetch_ahead(P& policy, const PageId* pages, const PageBits* bits, std::size_t i);
+  static void prefetch_ahead(P& policy, const PageId* pages, const PageBits* bits,
+                             const SlotId* slots, std::size_t i);
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
@@ -217,14 +219,16 @@ class Engine {
   void set_next_event() { next_event_ = std::min(next_tick_, next_sample_); }
   template <class P, bool kMulti>
   void run_static(P& policy, const PolicyTraits& traits);
-  // A plain run: one process, demand paging without a device, no readahead, and a policy
-  // that picks one victim at a time and ignores hits. The common case, with a replay loop of
-  // its own.
+  // A plain run: one process, demand paging (one victim per fault, when memory is full), no
+  // readahead, and a policy that picks one victim at a time and ignores hits. The common case,
+  // with a replay loop of its own.
   bool plain(const PolicyTraits& traits) const;
   template <class P>
   void run_plain(P& policy);
-  // run_plain's loop over accesses [begin, end), between events.
-  template <class P>
+  // run_plain's loop over accesses [begin, end). Without IO (kIo false) it runs between two
+  // events and keeps no time; with IO, which moves the clock at faults, it keeps time per
+  // access and takes the events itself.
+  template <class P, bool kIo>
   void replay_plain(P& policy, std::size_t begin, std::size_t end);
   template <class P>
   void run_round_robin(P& policy, const PolicyTraits& traits);
@@ -479,12 +483,19 @@ void Engine::on_events(P& policy) {
 
 template <class P>
 __attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, const PageId* pages,
-                                                                  const PageBits* bits, std::size_t i) {
+                                                                  const PageBits* bits,
+                                                                  const SlotId* slots, std::size_t i) {
   constexpr std::size_t d = detail::kPrefetchDistance;
   __builtin_prefetch(bits + pages[i + 2 * d], 1);
   if constexpr (detail::HasPrefetch<P>::value) {
     policy.prefetch(pages[i + 2 * d], 0);
     policy.prefetch(pages[i + d], 1);
+  }
+  if (slots != nullptr) {
+    // A hit fetches slot 0 instead (cached): a select, not a branch that mispredicts on every
+    // other fault.
+    const PageId q = pages[i + d];
+    __builtin_prefetch(slots + (bits[q].has(page_bits::kResident) ? 0 : q), 0);
   }
 }
 
@@ -510,16 +521,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       now = now_;
       next_event = next_event_;
     }
-    constexpr std::size_t d = detail::kPrefetchDistance;
-    if (i + 2 * d < n) {
-      prefetch_ahead(policy, pages, bits, i);
-      if (slots != nullptr) {
-        // A hit fetches slot 0 instead (cached): a select, not a branch that mispredicts on
-        // every other fault.
-        const PageId q = pages[i + d];
-        __builtin_prefetch(slots + (bits[q].has(page_bits::kResident) ? 0 : q), 0);
-      }
-    }
+    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, slots, i);
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
       touch(bits[p], flags[i]);
@@ -543,16 +545,22 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
 }
 
 inline bool Engine::plain(const PolicyTraits& traits) const {
-  return demand_paging_ && evictions_count_only_ && trace_.num_procs() == 1 &&
+  return config_.high_watermark == 0 && trace_.num_procs() == 1 &&
          schedule_ == Schedule::kStatic && config_.page_cluster == 0 &&
          !config_.free_slot_on_swapin && !traits.needs_hits && !track_page_next_;
 }
 
-// Virtual time moves by cpu_ns per access and nothing else: the loop runs from one event
-// (vmstat row, policy tick) to the next without keeping time.
 template <class P>
 void Engine::run_plain(P& policy) {
   const std::size_t n = trace_.size();
+  if (config_.device.kind != DeviceKind::kNone) {
+    // IO moves the clock at faults: one pass that keeps time per access.
+    replay_plain<P, true>(policy, 0, n);
+    finish_[0] = now_;
+    return;
+  }
+  // Without a device virtual time moves by cpu_ns per access and nothing else: the loop runs
+  // from one event (vmstat row, policy tick) to the next without keeping time.
   const Tick cpu = config_.cpu_ns;
   std::size_t i = 0;
   while (i < n) {
@@ -563,19 +571,19 @@ void Engine::run_plain(P& policy) {
       const Tick before = wait == 0 ? 0 : (wait - 1) / cpu;  // accesses that run before it
       if (before < n - i) end = i + before;
     }
-    replay_plain(policy, i, end);
+    replay_plain<P, false>(policy, i, end);
     now_ += (end - i) * cpu;
     i = end;
     if (i == n) break;
     now_ += cpu;
     on_events(policy);
-    replay_plain(policy, i, i + 1);
+    replay_plain<P, false>(policy, i, i + 1);
     ++i;
   }
   finish_[0] = now_;
 }
 
-template <class P>
+template <class P, bool kIo>
 void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   const PageId* pages = trace_.pages().data();
   const std::uint8_t* flags = trace_.flags().data();
@@ -584,44 +592,96 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   const std::size_t frames = config_.frames;
   // The counts (resident pages, swap slots, tallies) in locals, not in the engine: the
   // policy's referenced-bit updates are byte stores, which the compiler must assume may change
-  // any engine field, so it would load and store those around each of them.
+  // any engine field, so it would load and store those around each of them. With IO a wait
+  // for the device takes vmstat rows, which read the counts: resident pages go to the engine
+  // before each call that may wait, and the tallies are the engine's.
   std::size_t resident = resident_;
-  std::size_t swap_used = swap_.used();
+  const auto publish_resident = [&] {
+    resident_ = resident;
+    resident_of_[0] = static_cast<std::int64_t>(resident);
+  };
+  std::size_t swap_used = swap_.used();  // without IO; with IO take_slot keeps the swap map
   const std::size_t swap_size = swap_.size();
-  std::uint64_t faults[kTallies] = {};
-  std::uint64_t evictions[kTallies] = {};
-  const PageTableView view(bits, &trace_, frames, &resident);  // no device: no slots to fetch
+  std::uint64_t local_faults[kTallies] = {};
+  std::uint64_t local_evictions[kTallies] = {};
+  std::uint64_t* faults = kIo ? fault_tallies_.data() : local_faults;
+  std::uint64_t* evictions = kIo ? eviction_tallies_.data() : local_evictions;
+  const SlotId* slots = kIo ? slots_to_prefetch_ : nullptr;
+  const bool queued = device_.queued_device();
+  const Tick cpu = config_.cpu_ns;
+  Tick now = now_;
+  Tick next_event = next_event_;
+  const PageTableView view(bits, &trace_, frames, &resident, slots);
   for (std::size_t i = begin; i < end; ++i) {
-    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, i);
+    if constexpr (kIo) {
+      now += cpu;
+      if (now >= next_event) {
+        publish_resident();
+        now_ = now;
+        on_events(policy);
+        now = now_;
+        next_event = next_event_;
+      }
+    }
+    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, slots, i);
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
       touch(bits[p], flags[i]);
       continue;
     }
-    // fault_in and evict, for one process and a swap map that only counts.
+    // fault_general and evict for one process, without readahead or watermarks.
+    if constexpr (kIo) {
+      now_ = now;
+      if (queued) device_.advance(now);
+    }
     if (resident == frames) {
       const PageId v = policy.select_victim(view.with_incoming(p));
       check_victim(v, i);
       const int victim_bits = bits[v].value;
-      swap_used += needs_slot(victim_bits);
-      if (swap_used > swap_size) swap_full(v);
       ++evictions[eviction_tally(victim_bits)];
+      if constexpr (kIo) {
+        if (needs_slot(victim_bits)) take_slot(v);
+        if ((victim_bits & page_bits::kDirty) != 0) {
+          publish_resident();
+          write_back(v, (victim_bits & page_bits::kFile) != 0);
+        }
+      } else {
+        swap_used += needs_slot(victim_bits);
+        if (swap_used > swap_size) swap_full(v);
+      }
       bits[v].value = evicted(victim_bits);
       --resident;
       policy.on_evict(v, view);
     }
-    ++faults[fault_tally(bits[p].value)];
-    bits[p].value = faulted_in(bits[p].value, flags[i]);
+    const int page = bits[p].value;
+    bool blocked = false;
+    if constexpr (kIo) {
+      const bool swap_in = (page & page_bits::kInSwap) != 0;
+      blocked = (swap_in || (page & page_bits::kFile) != 0) && read_pages(p, 0, swap_in);
+    }
+    ++faults[fault_tally(page)];
+    bits[p].value = faulted_in(page, flags[i]);
     ++resident;
     policy.on_fault(make_access(i), view);
+    if constexpr (kIo) {
+      if (blocked) {
+        publish_resident();
+        wait_for_read(0);
+      }
+      now = now_;
+      next_event = next_event_;
+    }
   }
-  for (std::size_t k = 0; k < kTallies; ++k) {
-    fault_tallies_[k] += faults[k];
-    eviction_tallies_[k] += evictions[k];
+  if constexpr (kIo) {
+    now_ = now;
+  } else {
+    for (std::size_t k = 0; k < kTallies; ++k) {
+      fault_tallies_[k] += faults[k];
+      eviction_tallies_[k] += evictions[k];
+    }
+    swap_.set_used(swap_used);
   }
-  swap_.set_used(swap_used);
-  resident_ = resident;
-  resident_of_[0] = static_cast<std::int64_t>(resident);
+  publish_resident();
 }
 
 template <class P>
