@@ -216,7 +216,9 @@ std::size_t SwapDevice::pick() const {
   return 0;
 }
 
-Tick SwapDevice::start_next() {
+// Flattened: pick and service_ns inlined, which GCC does not do on its own; a tenth of a
+// device replay without readahead.
+__attribute__((flatten)) Tick SwapDevice::start_next() {
   if (queue_.empty()) return kNoTime;
   const std::size_t k = pick();
   // Field by field: the request may have been written a moment ago, and a copy of the whole
