@@ -246,7 +246,7 @@ TEST_CASE("with a device, the plain replay loop reads, writes, waits and keeps t
   // - 10 file pages read: the process waits for each read while memory fills;
   // - 29 new pages, each read 200 times: memory fills to 39 pages over 5.8 ms, with vmstat
   //   rows and policy ticks (every 1 ms) but no wait;
-  // - 201 new pages written: the first fills memory, the next 40 evict clean pages, the rest
+  // - 201 new pages written: the first fills memory, the next 39 evict clean pages, the rest
   //   dirty pages, whose writes wait for room in the queue at depths 1 and 4;
   // - 4000 accesses at random over 300 pages, every 5th of them a file page, 30% writes.
   // A read takes ~3 us on zram, ~80 us on nvme, ~10 ms on hdd-2002.
