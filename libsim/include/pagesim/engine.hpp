@@ -173,6 +173,14 @@ class Engine {
   }
   // Gives dirty anonymous page p a swap slot; ConfigError when all are in use.
   void take_slot(PageId p);
+  // The IO of evicting page p with bits `bits`, with slot positions or a device: its swap slot
+  // if it needs one, and its write-back if dirty (which may wait for room in the queue).
+  void page_out(PageId p, int bits) {
+    if (needs_slot(bits)) take_slot(p);
+    if (config_.device.kind != DeviceKind::kNone && (bits & page_bits::kDirty) != 0) {
+      write_back(p, (bits & page_bits::kFile) != 0);
+    }
+  }
   // Frees p's swap slot (free_slot_on_swapin).
   void release_slot(PageId p);
   [[noreturn]] void swap_full(PageId p) const;
@@ -357,10 +365,7 @@ inline void Engine::evict(PageId p) {
   if (evictions_count_only_) {
     if (!swap_.count_allocate(needs_slot(bits))) swap_full(p);
   } else {
-    if (needs_slot(bits)) take_slot(p);
-    if (config_.device.kind != DeviceKind::kNone && (bits & page_bits::kDirty) != 0) {
-      write_back(p, (bits & page_bits::kFile) != 0);
-    }
+    page_out(p, bits);
   }
   b.value = evicted(bits);
   --resident_;
@@ -640,11 +645,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
       const int victim_bits = bits[v].value;
       ++evictions[eviction_tally(victim_bits)];
       if constexpr (kIo) {
-        if (needs_slot(victim_bits)) take_slot(v);
-        if ((victim_bits & page_bits::kDirty) != 0) {
-          publish_resident();
-          write_back(v, (victim_bits & page_bits::kFile) != 0);
-        }
+        publish_resident();  // a write may wait
+        page_out(v, victim_bits);
       } else {
         swap_used += needs_slot(victim_bits);
         if (swap_used > swap_size) swap_full(v);
