@@ -3,7 +3,9 @@
 // device=none (counts and CPU time only) and with each device preset (IO queue, seeks,
 // blocking reads), at 10% of the footprint (and 50% without device or readahead, to compare
 // with bench_replay/*/memory_pct:50 on main). page_cluster=0 (no readahead) and 3 (default).
-// overhead/*: the ratio of the two, from alternating replays (counter device_over_none).
+// overhead/*: the ratio of the two, from alternating replays (counter device_over_none), and
+// the time the device adds per IO request it serves (device_ns_per_request), which does not
+// depend on how fast the policy is.
 // Run: _build/bench/bench_device
 #include <benchmark/benchmark.h>
 
@@ -42,7 +44,9 @@ void replay(benchmark::State& state, const std::string& policy, const std::strin
 
 // The overhead as one figure: replays without and with the device alternate, so that the
 // VM's drift over minutes (20-30% on the machine of RESULTS.md) slows both alike. Counter
-// device_over_none = fastest replay with the device / fastest without, over the iterations.
+// device_over_none = fastest replay with the device / fastest without, over the iterations;
+// device_ns_per_request = (fastest with - fastest without) / requests served (reads + writes
+// after merging; zram: the batches it decompresses and the pages it compresses).
 void overhead(benchmark::State& state, const std::string& policy, const std::string& device,
               std::int64_t page_cluster) {
   const Trace& t = zipf_trace();
@@ -50,11 +54,13 @@ void overhead(benchmark::State& state, const std::string& policy, const std::str
   const pagesim::Params none{{"frames", frames}, {"page_cluster", page_cluster}};
   const pagesim::Params with{{"frames", frames}, {"page_cluster", page_cluster}, {"device", device}};
   double best_none = 1e300, best_with = 1e300;
+  pagesim::DeviceStats stats;
   for (auto _ : state) {
     for (const pagesim::Params* params : {&none, &with}) {
       const auto start = std::chrono::steady_clock::now();
-      benchmark::DoNotOptimize(pagesim::simulate(t, policy, *params).total.faults);
+      const pagesim::Result r = pagesim::simulate(t, policy, *params);
       const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+      if (params == &with) stats = r.device_stats;
       double& best = params == &none ? best_none : best_with;
       best = std::min(best, took.count());
     }
@@ -62,6 +68,9 @@ void overhead(benchmark::State& state, const std::string& policy, const std::str
   state.counters["none_ms"] = best_none * 1e3;
   state.counters["device_ms"] = best_with * 1e3;
   state.counters["device_over_none"] = best_with / best_none;
+  const auto requests = static_cast<double>(stats.reads + stats.writes);
+  state.counters["requests"] = requests;
+  state.counters["device_ns_per_request"] = (best_with - best_none) * 1e9 / requests;
 }
 
 const bool registered = [] {

@@ -115,10 +115,11 @@ class Engine {
   }
   // The replay loops' look-ahead at access i: the page bits of access i + 2d, the policy's
   // state for accesses i + d and i + 2d when it has a prefetch hook (d: kPrefetchDistance),
-  // and the swap slot of access i + d when `slots` (slots_to_prefetch_) is not null.
+  // the swap slot of access i + d when `slots` (slots_to_prefetch_) is not null, and the
+  // owners of that slot's readahead window at access i + d/2 when `owners` (slot_owner_) is.
   template <class P>
   static void prefetch_ahead(P& policy, const PageId* pages, const PageBits* bits,
-                             const SlotId* slots, std::size_t i);
+                             const SlotId* slots, const PageId* owners, std::size_t i);
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
@@ -489,7 +490,9 @@ void Engine::on_events(P& policy) {
 template <class P>
 __attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, const PageId* pages,
                                                                   const PageBits* bits,
-                                                                  const SlotId* slots, std::size_t i) {
+                                                                  const SlotId* slots,
+                                                                  const PageId* owners,
+                                                                  std::size_t i) {
   constexpr std::size_t d = detail::kPrefetchDistance;
   __builtin_prefetch(bits + pages[i + 2 * d], 1);
   if constexpr (detail::HasPrefetch<P>::value) {
@@ -501,6 +504,13 @@ __attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, con
     // other fault.
     const PageId q = pages[i + d];
     __builtin_prefetch(slots + (bits[q].has(page_bits::kResident) ? 0 : q), 0);
+  }
+  if (owners != nullptr) {
+    // A swap-in reads the owners of its slot's window (one cache line): fetch it once the slot
+    // is in. Selects again; a page without a slot fetches slot 0's.
+    const PageId q = pages[i + d / 2];
+    const SlotId s = slots[bits[q].has(page_bits::kResident) ? 0 : q];
+    __builtin_prefetch(owners + (s == kNoSlot ? 0 : s), 0);
   }
 }
 
@@ -516,6 +526,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   // With a queued device or readahead, a fault reads its page's slot: fetch it ahead like the
   // bits.
   const SlotId* slots = slots_to_prefetch_;
+  const PageId* owners = slot_owner_.empty() ? nullptr : slot_owner_.data();
   Tick now = now_;
   Tick next_event = next_event_;
   for (std::size_t i = 0; i < n; ++i) {
@@ -526,7 +537,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       now = now_;
       next_event = next_event_;
     }
-    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, slots, i);
+    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, slots, owners, i);
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
       touch(bits[p], flags[i]);
@@ -628,7 +639,9 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
         next_event = next_event_;
       }
     }
-    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, slots, i);
+    if (i + 2 * detail::kPrefetchDistance < n) {
+      prefetch_ahead(policy, pages, bits, slots, nullptr, i);  // no readahead here
+    }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
       touch(bits[p], flags[i]);
