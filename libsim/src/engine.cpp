@@ -153,7 +153,7 @@ void Engine::collect_readahead(PageId p) {
     if (q == kNoPage) break;
     // Already in memory (the swap cache): read_swap_cache_async finds it, no IO.
     if (bits_[q].has(page_bits::kResident)) continue;
-    ra_.push_back(q);
+    ra_.push_back({q, static_cast<SlotId>(s)});
   }
 }
 
@@ -186,10 +186,10 @@ __attribute__((flatten)) bool Engine::read_pages(PageId p, ProcId proc, bool swa
   // merge into one request), then unplug.
   const std::uint64_t pos = swap_in ? slot_[p] : file_position(p);
   std::size_t k = 0;
-  for (; k < ra_.size() && slot_[ra_[k]] < pos; ++k) device_.submit(slot_[ra_[k]], false, now_);
+  for (; k < ra_.size() && ra_[k].slot < pos; ++k) device_.submit(ra_[k].slot, false, now_);
   ready_at_[proc] = kNoTime;
   device_.submit(pos, false, now_, proc);
-  for (; k < ra_.size(); ++k) device_.submit(slot_[ra_[k]], false, now_);
+  for (; k < ra_.size(); ++k) device_.submit(ra_[k].slot, false, now_);
   device_.advance(now_);
   return true;
 }

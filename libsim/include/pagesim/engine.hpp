@@ -278,7 +278,13 @@ class Engine {
   std::vector<std::uint64_t> fault_tallies_, eviction_tallies_;
   bool one_proc_ = false;
   VictimList victims_;
-  std::vector<PageId> ra_;
+  // The pages to read ahead at a fault, in slot order, with their slots (which collect_readahead
+  // knows: read_pages then need not look them up, a cache miss each).
+  struct Readahead {
+    PageId page;
+    SlotId slot;
+  };
+  std::vector<Readahead> ra_;
 
   // Virtual time.
   std::vector<Tick> ready_at_;  // per process: when its read completes, kNoTime if unknown
@@ -458,13 +464,15 @@ bool Engine::fault_general(P& policy, std::size_t i) {
 
 template <class P>
 void Engine::read_ahead(P& policy, std::size_t i) {
-  for (PageId q : ra_) {
+  for (const Readahead& r : ra_) {
+    const PageId q = r.page;
     bits_[q].set(page_bits::kResident | page_bits::kReadahead);
     ++resident_;
     ++resident_of_[proc_of(q)];
     ++counters_of(q).readahead_pages;
   }
-  for (PageId q : ra_) {
+  for (const Readahead& r : ra_) {
+    const PageId q = r.page;
     Access a;
     a.index = i;
     a.page = q;
