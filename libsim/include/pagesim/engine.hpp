@@ -116,7 +116,8 @@ class Engine {
   // The replay loops' look-ahead at access i: the page bits of access i + 2d, the policy's
   // state for accesses i + d and i + 2d when it has a prefetch hook (d: kPrefetchDistance),
   // the swap slot of access i + d when `slots` (slots_to_prefetch_) is not null, and the
-  // owners of that slot's readahead window at access i + d/2 when `owners` (slot_owner_) is.
+  // owners of that slot's readahead window at access i + d/2 when `owners` (slot_owner_) is
+  // (readahead: then `slots` is not null either).
   template <class P>
   static void prefetch_ahead(P& policy, const PageId* pages, const PageBits* bits,
                              const SlotId* slots, const PageId* owners, std::size_t i);
