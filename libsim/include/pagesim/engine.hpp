@@ -113,14 +113,14 @@ class Engine {
         (b.value | page_bits::kReferenced | (flags & Trace::kWrite) * page_bits::kDirty) &
         ~page_bits::kReadahead);
   }
-  // The replay loops' look-ahead at access i: the page bits of access i + 2d, the policy's
-  // state for accesses i + d and i + 2d when it has a prefetch hook (d: kPrefetchDistance),
-  // the swap slot of access i + d when `slots` (slots_to_prefetch_) is not null, and the
-  // owners of that slot's readahead window at access i + d/2 when `owners` (slot_owner_) is
-  // (readahead: then `slots` is not null either).
+  // The replay loops' look-ahead, given the pages of the accesses 2d, d and d/2 ahead of the
+  // current one (d: kPrefetchDistance): the page bits of `far`, the policy's state for `far`
+  // and `near` when it has a prefetch hook, the swap slot of `near` when `slots`
+  // (slots_to_prefetch_) is not null, and the owners of `half`'s slot's readahead window when
+  // `owners` (slot_owner_) is (readahead: then `slots` is not null either).
   template <class P>
-  static void prefetch_ahead(P& policy, const PageId* pages, const PageBits* bits,
-                             const SlotId* slots, const PageId* owners, std::size_t i);
+  static void prefetch_ahead(P& policy, const PageBits* bits, const SlotId* slots,
+                             const PageId* owners, PageId far, PageId near, PageId half);
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
@@ -497,28 +497,25 @@ void Engine::on_events(P& policy) {
 }
 
 template <class P>
-__attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, const PageId* pages,
-                                                                  const PageBits* bits,
+__attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, const PageBits* bits,
                                                                   const SlotId* slots,
                                                                   const PageId* owners,
-                                                                  std::size_t i) {
-  constexpr std::size_t d = detail::kPrefetchDistance;
-  __builtin_prefetch(bits + pages[i + 2 * d], 1);
+                                                                  PageId far, PageId near,
+                                                                  PageId half) {
+  __builtin_prefetch(bits + far, 1);
   if constexpr (detail::HasPrefetch<P>::value) {
-    policy.prefetch(pages[i + 2 * d], 0);
-    policy.prefetch(pages[i + d], 1);
+    policy.prefetch(far, 0);
+    policy.prefetch(near, 1);
   }
   if (slots != nullptr) {
     // A hit fetches slot 0 instead (cached): a select, not a branch that mispredicts on every
     // other fault.
-    const PageId q = pages[i + d];
-    __builtin_prefetch(slots + (bits[q].has(page_bits::kResident) ? 0 : q), 0);
+    __builtin_prefetch(slots + (bits[near].has(page_bits::kResident) ? 0 : near), 0);
   }
   if (owners != nullptr) {
     // A swap-in reads the owners of its slot's window (one cache line): fetch it once the slot
     // is in. Selects again; a page without a slot fetches slot 0's.
-    const PageId q = pages[i + d / 2];
-    const SlotId s = slots[bits[q].has(page_bits::kResident) ? 0 : q];
+    const SlotId s = slots[bits[half].has(page_bits::kResident) ? 0 : half];
     __builtin_prefetch(owners + (s == kNoSlot ? 0 : s), 0);
   }
 }
@@ -536,6 +533,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   // bits.
   const SlotId* slots = slots_to_prefetch_;
   const PageId* owners = slot_owner_.empty() ? nullptr : slot_owner_.data();
+  constexpr std::size_t d = detail::kPrefetchDistance;
   Tick now = now_;
   Tick next_event = next_event_;
   for (std::size_t i = 0; i < n; ++i) {
@@ -546,7 +544,9 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       now = now_;
       next_event = next_event_;
     }
-    if (i + 2 * detail::kPrefetchDistance < n) prefetch_ahead(policy, pages, bits, slots, owners, i);
+    if (i + 2 * d < n) {
+      prefetch_ahead(policy, bits, slots, owners, pages[i + 2 * d], pages[i + d], pages[i + d / 2]);
+    }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
       touch(bits[p], flags[i]);
@@ -634,6 +634,7 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   const SlotId* slots = kIo ? slots_to_prefetch_ : nullptr;
   const bool queued = device_.queued_device();
   const Tick cpu = config_.cpu_ns;
+  constexpr std::size_t d = detail::kPrefetchDistance;
   Tick now = now_;
   Tick next_event = next_event_;
   const PageTableView view(bits, &trace_, frames, &resident, slots);
@@ -648,8 +649,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
         next_event = next_event_;
       }
     }
-    if (i + 2 * detail::kPrefetchDistance < n) {
-      prefetch_ahead(policy, pages, bits, slots, nullptr, i);  // no readahead here
+    if (i + 2 * d < n) {  // no readahead here: no owners
+      prefetch_ahead(policy, bits, slots, nullptr, pages[i + 2 * d], pages[i + d], kNoPage);
     }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
@@ -717,6 +718,9 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
   const std::size_t n = trace_.size();
   const std::size_t np = trace_.num_procs();
   const Tick cpu = config_.cpu_ns;
+  const SlotId* slots = slots_to_prefetch_;
+  const PageId* owners = slot_owner_.empty() ? nullptr : slot_owner_.data();
+  constexpr std::size_t d = detail::kPrefetchDistance;
   if (n >= (std::size_t{1} << 32)) {
     throw ConfigError("schedule='round_robin' handles traces of fewer than 2^32 accesses; this one has " +
                       std::to_string(n) + ": set schedule='static'");
@@ -781,6 +785,11 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     const std::size_t end = begin[q + 1];
     std::size_t k = cursor[q];
     while (k < end) {
+      // The look-ahead follows this process's accesses (to the end of its slice or further).
+      if (k + 2 * d < end) {
+        prefetch_ahead(policy, bits, slots, owners, pages[order[k + 2 * d]], pages[order[k + d]],
+                       pages[order[k + d / 2]]);
+      }
       const std::size_t i = order[k++];
       now += cpu;
       if (now >= next_event_) {
