@@ -95,6 +95,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   fault_tallies_.assign(trace.num_procs() * kTallies, 0);
   eviction_tallies_.assign(trace.num_procs() * kTallies, 0);
   one_proc_ = trace.num_procs() == 1;
+  if (!one_proc_) procs_to_prefetch_ = trace.page_procs().data();
   resident_of_.assign(trace.num_procs(), 0);
   proc_time_.assign(trace.num_procs(), ProcTime{});
   finish_.assign(trace.num_procs(), 0);

@@ -103,7 +103,8 @@ class Engine {
 
  private:
   PageTableView view() {
-    return PageTableView(bits_.data(), &trace_, config_.frames, &resident_, slots_to_prefetch_);
+    return PageTableView(bits_.data(), &trace_, config_.frames, &resident_, slots_to_prefetch_,
+                         procs_to_prefetch_);
   }
   Access make_access(std::size_t i) const;
   // A hit with access flags `flags`: referenced, dirty on a write; a readahead page loses its
@@ -116,11 +117,13 @@ class Engine {
   // The replay loops' look-ahead, given the pages of the accesses 2d, d and d/2 ahead of the
   // current one (d: kPrefetchDistance): the page bits of `far`, the policy's state for `far`
   // and `near` when it has a prefetch hook, the swap slot of `near` when `slots`
-  // (slots_to_prefetch_) is not null, and the owners of `half`'s slot's readahead window when
-  // `owners` (slot_owner_) is (readahead: then `slots` is not null either).
+  // (slots_to_prefetch_) is not null, its owner when `procs` (procs_to_prefetch_) is, and the
+  // owners of `half`'s slot's readahead window when `owners` (slot_owner_) is (readahead:
+  // then `slots` is not null either).
   template <class P>
   static void prefetch_ahead(P& policy, const PageBits* bits, const SlotId* slots,
-                             const PageId* owners, PageId far, PageId near, PageId half);
+                             const ProcId* procs, const PageId* owners, PageId far, PageId near,
+                             PageId half);
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
@@ -269,6 +272,9 @@ class Engine {
   // nullptr. The replay loop fetches the slots of faulting pages ahead, the view those of the
   // victims a policy is about to nominate (a queued device reads them, take_slot writes them).
   const SlotId* slots_to_prefetch_ = nullptr;
+  // The trace's page owners with several processes, else nullptr: a fault and an eviction
+  // count under the page's process, a lookup in an array of 4 bytes per page.
+  const ProcId* procs_to_prefetch_ = nullptr;
   // Per slot its page, kNoPage for a free slot; for readahead (empty without).
   PageArray<PageId> slot_owner_;
   std::size_t resident_ = 0;
@@ -499,6 +505,7 @@ void Engine::on_events(P& policy) {
 template <class P>
 __attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, const PageBits* bits,
                                                                   const SlotId* slots,
+                                                                  const ProcId* procs,
                                                                   const PageId* owners,
                                                                   PageId far, PageId near,
                                                                   PageId half) {
@@ -512,6 +519,7 @@ __attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, con
     // other fault.
     __builtin_prefetch(slots + (bits[near].has(page_bits::kResident) ? 0 : near), 0);
   }
+  if (procs != nullptr) __builtin_prefetch(procs + near, 0);
   if (owners != nullptr) {
     // A swap-in reads the owners of its slot's window (one cache line): fetch it once the slot
     // is in. Selects again; a page without a slot fetches slot 0's.
@@ -545,7 +553,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       next_event = next_event_;
     }
     if (i + 2 * d < n) {
-      prefetch_ahead(policy, bits, slots, owners, pages[i + 2 * d], pages[i + d], pages[i + d / 2]);
+      prefetch_ahead(policy, bits, slots, procs_to_prefetch_, owners, pages[i + 2 * d],
+                     pages[i + d], pages[i + d / 2]);
     }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
@@ -649,8 +658,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
         next_event = next_event_;
       }
     }
-    if (i + 2 * d < n) {  // no readahead here: no owners
-      prefetch_ahead(policy, bits, slots, nullptr, pages[i + 2 * d], pages[i + d], kNoPage);
+    if (i + 2 * d < n) {  // one process and no readahead: no page owners, no slot owners
+      prefetch_ahead(policy, bits, slots, nullptr, nullptr, pages[i + 2 * d], pages[i + d], kNoPage);
     }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
@@ -787,8 +796,8 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     while (k < end) {
       // The look-ahead follows this process's accesses (to the end of its slice or further).
       if (k + 2 * d < end) {
-        prefetch_ahead(policy, bits, slots, owners, pages[order[k + 2 * d]], pages[order[k + d]],
-                       pages[order[k + d / 2]]);
+        prefetch_ahead(policy, bits, slots, procs_to_prefetch_, owners, pages[order[k + 2 * d]],
+                       pages[order[k + d]], pages[order[k + d / 2]]);
       }
       const std::size_t i = order[k++];
       now += cpu;

@@ -45,8 +45,10 @@ struct PageBits {
 class PageTableView {
  public:
   PageTableView(PageBits* bits, const Trace* trace, std::size_t frames,
-                const std::size_t* resident, const SlotId* slots = nullptr)
-      : bits_(bits), trace_(trace), frames_(frames), resident_(resident), slots_(slots) {}
+                const std::size_t* resident, const SlotId* slots = nullptr,
+                const ProcId* procs = nullptr)
+      : bits_(bits), trace_(trace), frames_(frames), resident_(resident), slots_(slots),
+        procs_(procs) {}
 
   bool resident(PageId p) const { return bits_[p].has(page_bits::kResident); }
   bool dirty(PageId p) const { return bits_[p].has(page_bits::kDirty); }
@@ -59,11 +61,12 @@ class PageTableView {
     return true;
   }
 
-  // Hint: the policy will soon nominate p (the engine then reads p's bits, and with a
-  // device its swap slot).
+  // Hint: the policy will soon nominate p (the engine then reads p's bits, with a device its
+  // swap slot, and with several processes its owner).
   void prefetch(PageId p) const {
     __builtin_prefetch(bits_ + p, 1);
     if (slots_ != nullptr) __builtin_prefetch(slots_ + p, 0);
+    if (procs_ != nullptr) __builtin_prefetch(procs_ + p, 0);
   }
 
   ProcId proc(PageId p) const { return trace_->page_proc(p); }
@@ -91,6 +94,7 @@ class PageTableView {
   std::size_t frames_;
   const std::size_t* resident_;
   const SlotId* slots_;
+  const ProcId* procs_;
   PageId incoming_ = kNoPage;
 };
 
