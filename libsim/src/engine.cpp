@@ -89,7 +89,10 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
     if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
   }
   if (slot_positions_matter(config_)) slot_.assign(trace.num_pages(), kNoSlot);
-  if (config_.page_cluster != 0) slot_owner_.assign(swap_.size(), kNoPage);
+  if (config_.page_cluster != 0) {
+    slot_owner_.assign(swap_.size(), kNoPage);
+    owners_to_prefetch_ = slot_owner_.data();
+  }
   if (device_.queued_device() || config_.page_cluster != 0) slots_to_prefetch_ = slot_.data();
   per_proc_.assign(trace.num_procs(), Counters{});
   fault_tallies_.assign(trace.num_procs() * kTallies, 0);

@@ -277,6 +277,9 @@ class Engine {
   const ProcId* procs_to_prefetch_ = nullptr;
   // Per slot its page, kNoPage for a free slot; for readahead (empty without).
   PageArray<PageId> slot_owner_;
+  // slot_owner_'s data with readahead, else nullptr: the replay loops fetch the owners of a
+  // swap-in's window ahead.
+  const PageId* owners_to_prefetch_ = nullptr;
   std::size_t resident_ = 0;
   std::vector<std::int64_t> resident_of_;
   SwapMap swap_;
@@ -540,7 +543,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   // With a queued device or readahead, a fault reads its page's slot: fetch it ahead like the
   // bits.
   const SlotId* slots = slots_to_prefetch_;
-  const PageId* owners = slot_owner_.empty() ? nullptr : slot_owner_.data();
+  const ProcId* procs = procs_to_prefetch_;
+  const PageId* owners = owners_to_prefetch_;
   constexpr std::size_t d = detail::kPrefetchDistance;
   Tick now = now_;
   Tick next_event = next_event_;
@@ -553,8 +557,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       next_event = next_event_;
     }
     if (i + 2 * d < n) {
-      prefetch_ahead(policy, bits, slots, procs_to_prefetch_, owners, pages[i + 2 * d],
-                     pages[i + d], pages[i + d / 2]);
+      prefetch_ahead(policy, bits, slots, procs, owners, pages[i + 2 * d], pages[i + d],
+                     pages[i + d / 2]);
     }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
@@ -728,7 +732,8 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
   const std::size_t np = trace_.num_procs();
   const Tick cpu = config_.cpu_ns;
   const SlotId* slots = slots_to_prefetch_;
-  const PageId* owners = slot_owner_.empty() ? nullptr : slot_owner_.data();
+  const ProcId* procs = procs_to_prefetch_;
+  const PageId* owners = owners_to_prefetch_;
   constexpr std::size_t d = detail::kPrefetchDistance;
   if (n >= (std::size_t{1} << 32)) {
     throw ConfigError("schedule='round_robin' handles traces of fewer than 2^32 accesses; this one has " +
@@ -796,7 +801,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     while (k < end) {
       // The look-ahead follows this process's accesses (to the end of its slice or further).
       if (k + 2 * d < end) {
-        prefetch_ahead(policy, bits, slots, procs_to_prefetch_, owners, pages[order[k + 2 * d]],
+        prefetch_ahead(policy, bits, slots, procs, owners, pages[order[k + 2 * d]],
                        pages[order[k + d]], pages[order[k + d / 2]]);
       }
       const std::size_t i = order[k++];
