@@ -60,6 +60,10 @@ class PageTableView {
     bits_[p].clear(page_bits::kReferenced);
     return true;
   }
+  // Clears p's referenced bit when `clear`, without a branch: a store either way.
+  void clear_referenced_if(PageId p, bool clear) {
+    bits_[p].value = static_cast<std::uint8_t>(bits_[p].value & ~(clear * page_bits::kReferenced));
+  }
 
   // Hint: the policy will soon nominate p (the engine then reads p's bits, with a device its
   // swap slot, and with several processes its owner).
