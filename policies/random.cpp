@@ -6,6 +6,7 @@
 // Deterministic: the same `seed` (default 1) gives the same victims on the same trace.
 //   resident[] holds the resident pages; victim = resident[rng.below(n)], removed by moving
 //   the last entry into its place.
+#include <algorithm>
 #include <vector>
 
 #include "pagesim/registry.hpp"
@@ -19,23 +20,31 @@ class RandomPolicy final : public Policy {
   explicit RandomPolicy(const Params& params)
       : seed_(static_cast<std::uint64_t>(params.get_int("seed", 1, 0, INT64_MAX))) {}
 
-  void reset(std::size_t num_pages, std::size_t frames) override {
+  void reset(std::size_t /*num_pages*/, std::size_t frames) override {
     rng_.reseed(seed_);
     resident_.clear();
     resident_.reserve(frames);
-    position_.assign(num_pages, 0);
   }
   void on_fault(const Access& a, PageTableView) override {
-    position_[a.page] = static_cast<std::uint32_t>(resident_.size());
     resident_.push_back(a.page);
   }
-  PageId select_victim(PageTableView) {
+  PageId select_victim(PageTableView view) {
     if (resident_.empty()) return kNoPage;
-    const auto k = static_cast<std::uint32_t>(rng_.below(resident_.size()));
+    const std::size_t k = rng_.below(resident_.size());
     const PageId victim = resident_[k];
     resident_[k] = resident_.back();
-    position_[resident_[k]] = k;
     resident_.pop_back();
+    // The next victims lie anywhere, but the draws that choose them are known already: fetch
+    // the entry of the one after next and the page bits of the next. Their indexes assume
+    // the same number of resident pages then (one in, one out: demand paging); a wrong guess
+    // costs only a wasted fetch.
+    if (!resident_.empty()) {
+      Rng ahead = rng_;
+      const std::size_t n = resident_.size() + 1;
+      const std::size_t last = resident_.size() - 1;
+      view.prefetch(resident_[std::min(guess(ahead.next(), n), last)]);
+      __builtin_prefetch(resident_.data() + std::min(guess(ahead.next(), n), last));
+    }
     return victim;
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
@@ -43,10 +52,14 @@ class RandomPolicy final : public Policy {
   }
 
  private:
+  // Rng::below(n) for a draw r, but for the rare draws it rejects.
+  static std::size_t guess(std::uint64_t r, std::size_t n) {
+    return static_cast<std::size_t>((static_cast<unsigned __int128>(r) * n) >> 64);
+  }
+
   std::uint64_t seed_;
   Rng rng_;
   std::vector<PageId> resident_;
-  std::vector<std::uint32_t> position_;
 };
 
 }  // namespace
