@@ -58,7 +58,8 @@ class Clock final : public Policy {
           for (std::size_t j = 0; j < kGroup; ++j) {
             referenced |= unsigned{view.referenced(f[j])} << j;
           }
-          const auto k = static_cast<std::size_t>(__builtin_ctz(~referenced));  // kGroup: none referenced
+          // The first unreferenced frame; kGroup when all are referenced.
+          const auto k = static_cast<std::size_t>(__builtin_ctz(~referenced));
           for (std::size_t j = 0; j < kGroup; ++j) view.clear_referenced_if(f[j], j < k);
           step += k + 1;
           if (k == kGroup) {

@@ -666,7 +666,7 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
     if constexpr (kIo) {
       // Out of line, with the counts in the engine: one call site in the loop instead of the
       // device's three, around which the compiler kept the loop's pointers on the stack (lru
-      // on nvme 300 -> 287 ms, fifo on hdd-2002 218 -> 214, fifo without a device 78 -> 73).
+      // on nvme 300 -> 287 ms, fifo on hdd-2002 218 -> 214).
       now_ = now;
       fault_plain_io(policy, i, p);
       now = now_;
