@@ -70,6 +70,32 @@ TEST_CASE("CLOCK gives a second chance to a page referenced since the last sweep
   CHECK(run(t, "fifo", 3).faults == 6);
 }
 
+TEST_CASE("CLOCK's hand over groups of four frames and single frames at the circle's end") {
+  // 6 frames: the hand tests frames 0-3, 1-4 and 2-5 four at a time, frames 3-5 one by one
+  // (a group would wrap). Circle [f0 .. f5], ' = referenced, ^ = hand.
+  // 1* .. 6* [1' 2' 3' 4' 5' 6'] ^0;  1 2 hits
+  // 7*:  group f0-f3 all referenced: cleared, ^4; f4 5' cleared, f5 6' cleared, ^0;
+  //      group f0-f3 none referenced: evict 1 (f0) [7' 2 3 4 5 6] ^1
+  // 3 hit [7' 2 3' 4 5 6]
+  // 8*:  group f1-f4 = 2 3' 4 5: 2 is the first clear: evict 2 [7' 8' 3' 4 5 6] ^2
+  // 9*:  group f2-f5 = 3' 4 5 6: clear 3, evict 4 (f3) [7' 8' 3 9' 5 6] ^4
+  // 3 hit [7' 8' 3' 9' 5 6]
+  // 4*:  f4 5 clear: evict 5 [7' 8' 3' 9' 4' 6] ^5
+  // 10*: f5 6 clear: evict 6 [7' 8' 3' 9' 4' 10'] ^0
+  // 11*: group f0-f3 all referenced: cleared, ^4; f4 4' cleared, f5 10' cleared, ^0;
+  //      group f0-f3 none referenced: evict 7 [11' 8 3 9 4 10] ^1
+  // 8 hit [11' 8' 3 9 4 10]
+  // 12*: group f1-f4 = 8' 3 9 4: clear 8, evict 3 [11' 8 12' 9 4 10] ^3
+  // 13*: f3 9 clear: evict 9 [11' 8 12' 13' 4 10] ^4
+  // 3*:  f4 4 clear: evict 4 [11' 8 12' 13' 3' 10] ^5;  8 hit           -> 15 faults
+  // FIFO (no second chance) faults on the 3 after 9 and on the last 8, and hits the last 3:
+  // 1*-6* 7* 8* 9* 3* 4* 10* 11* 12* 13* 8*                           -> 16 faults
+  const Trace t =
+      pages_trace({1, 2, 3, 4, 5, 6, 1, 2, 7, 3, 8, 9, 3, 4, 10, 11, 8, 12, 13, 3, 8});
+  CHECK(run(t, "clock", 6).faults == 15);
+  CHECK(run(t, "fifo", 6).faults == 16);
+}
+
 TEST_CASE("a written page costs a swap-out when evicted, a read-only one does not") {
   // 1 frame. W1* [1 dirty]; R2*: evict 1 dirty -> swap-out (slot 0), [2 clean]
   // R1*: evict 2 clean (no IO), 1 is swapped in from its slot (major, swap-in)
