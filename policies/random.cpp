@@ -34,16 +34,16 @@ class RandomPolicy final : public Policy {
     const PageId victim = resident_[k];
     resident_[k] = resident_.back();
     resident_.pop_back();
-    // The next victims lie anywhere, but the draws that choose them are known already: fetch
-    // the entry of the one after next and the page bits of the next. Their indexes assume
-    // the same number of resident pages then (one in, one out: demand paging); a wrong guess
-    // costs only a wasted fetch.
+    // The next victims lie anywhere, but the draws that choose them are known already: a copy
+    // of the generator makes them. Fetch the page bits of the next victim and the entry of the
+    // one after, assuming as many resident pages then (one in, one out: demand paging); a
+    // wrong guess costs only a wasted fetch.
     if (!resident_.empty()) {
       Rng ahead = rng_;
       const std::size_t n = resident_.size() + 1;
       const std::size_t last = resident_.size() - 1;
-      view.prefetch(resident_[std::min(guess(ahead.next(), n), last)]);
-      __builtin_prefetch(resident_.data() + std::min(guess(ahead.next(), n), last));
+      view.prefetch(resident_[std::min<std::size_t>(ahead.below(n), last)]);
+      __builtin_prefetch(resident_.data() + std::min<std::size_t>(ahead.below(n), last));
     }
     return victim;
   }
@@ -52,11 +52,6 @@ class RandomPolicy final : public Policy {
   }
 
  private:
-  // Rng::below(n) for a draw r, but for the rare draws it rejects.
-  static std::size_t guess(std::uint64_t r, std::size_t n) {
-    return static_cast<std::size_t>((static_cast<unsigned __int128>(r) * n) >> 64);
-  }
-
   std::uint64_t seed_;
   Rng rng_;
   std::vector<PageId> resident_;
