@@ -364,7 +364,9 @@ Result Engine::finish() {
   Tick elapsed = 0;
   for (Tick f : finish_) elapsed = std::max(elapsed, f);
 
-  // vmstat: a last, partial interval up to the end of the run.
+  // vmstat: the rows due by the end (the loops take them at the next access, and the CPU
+  // time of zram at the last fault may pass some), then a last, partial interval.
+  sample_until(elapsed);
   if (config_.interval_ns != 0 && elapsed > vm_last_time_) {
     next_sample_ = elapsed;
     sample_until(elapsed);
