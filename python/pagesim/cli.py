@@ -33,14 +33,32 @@ def _params(pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
-def cmd_run(args: argparse.Namespace) -> int:
-    trace = pagesim.load(args.trace, page_size=args.page_size, page_numbers=args.page_numbers)
-    result = pagesim.simulate(trace, args.policy, frames=args.frames, **_params(args.param))
-    width = max(len(k) for k in result.counters)
-    print(f"# {args.trace}: {len(trace)} accesses, {trace.num_pages} pages; "
-          f"policy {result.policy}, {result.frames} frames")
-    for key, value in result.counters.items():
+def _print_pairs(pairs: dict[str, Any]) -> None:
+    width = max(len(k) for k in pairs)
+    for key, value in pairs.items():
         print(f"{key:<{width}}  {value}")
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    trace = pagesim.load(args.trace, format=args.format, page_size=args.page_size,
+                         page_numbers=args.page_numbers, instructions=args.instructions)
+    params = _params(args.param)
+    if not args.vmstat:
+        params.setdefault("interval_ns", 0)  # no series to print: none to keep
+    result = pagesim.simulate(trace, args.policy, frames=args.frames, **params)
+    print(f"# {args.trace}: {len(trace)} accesses, {trace.num_pages} pages; "
+          f"policy {result.policy}, {result.frames} frames, device {result.device}")
+    _print_pairs(result.counters)
+    # Virtual time and the device say something once IO costs time or processes share the CPU.
+    if args.time or result.device != "none" or trace.num_procs > 1:
+        print("\n# time (virtual, seconds), as /usr/bin/time per process")
+        print(result.time_summary().to_string(float_format=lambda x: f"{x:.6f}"))
+    if result.device != "none":
+        print(f"\n# device {result.device}")
+        _print_pairs(result.device_stats)
+    if args.vmstat and result.vmstat_arrays is not None:
+        print(f"\n# vmstat, every {result.vmstat_arrays['interval_ns'] / 1e9:g} s of virtual time")
+        print(result.vmstat().to_string(float_format=lambda x: f"{x:.6f}"))
     return 0
 
 
@@ -118,11 +136,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="replay a trace against one policy and print the counters")
-    run.add_argument("trace", help="text trace: one '[PID] R|W ADDRESS' per line")
+    run.add_argument("trace", help="trace file, any format pagesim reads (see --format)")
     run.add_argument("--policy", default="lru", help="policy name (see 'pagesim policies')")
     run.add_argument("--frames", type=int, required=True, help="memory size in page frames")
-    run.add_argument("--page-size", type=int, default=4096, help="bytes per page (default 4096)")
-    run.add_argument("--page-numbers", action="store_true", help="addresses are page numbers")
+    run.add_argument("--time", action="store_true",
+                     help="print the /usr/bin/time view also without a device and with one process")
+    run.add_argument("--vmstat", action="store_true",
+                     help="print the vmstat series (interval: -P interval_ns=..., default 1 s)")
+    _add_read_options(run)
     run.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="engine or policy parameter, e.g. -P seed=7 (repeatable)")
     run.set_defaults(func=cmd_run)

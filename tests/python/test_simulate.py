@@ -94,6 +94,37 @@ def test_cli_run_prints_counters(tmp_path):
     assert lines["faults"] == "9"
 
 
+def test_cli_run_with_a_device_prints_time_device_and_vmstat(tmp_path):
+    # Two processes writing Belady's string over their own pages, on nvme: the run's time view,
+    # device counts and vmstat rows, as the Python API gives them.
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"{1 + k % 2} W {p}\n" for k, p in enumerate(BELADY)) * 20)
+    out = run_cli("run", str(path), "--policy", "lru", "--frames", "3", "--page-numbers",
+                  "-P", "device=nvme", "-P", "interval_ns=200000", "--vmstat")
+    assert out.returncode == 0, out.stderr
+    r = pagesim.simulate(pagesim.load(path, page_numbers=True), "lru", frames=3, device="nvme",
+                         interval_ns=200000)
+    assert r.device_stats["reads"] > 0 and r.counters["swap_outs"] > 0
+    sections = out.stdout.split("\n\n")
+    assert [s.splitlines()[0] for s in sections] == [
+        f"# {path}: 240 accesses, 10 pages; policy lru, 3 frames, device nvme",
+        "# time (virtual, seconds), as /usr/bin/time per process",
+        "# device nvme",
+        "# vmstat, every 0.0002 s of virtual time"]
+    counters = dict(line.split() for line in sections[0].splitlines()[1:])
+    assert counters == {k: str(v) for k, v in r.counters.items()}
+    rows = {line.split()[0]: line.split() for line in sections[1].splitlines()[3:]}
+    assert list(rows) == ["1", "2", "all"]
+    assert rows["all"][1] == f"{r.time['elapsed_ns'] / 1e9:.6f}"
+    device = dict(line.split() for line in sections[2].splitlines()[1:])
+    assert device == {k: str(v) for k, v in r.device_stats.items()}
+    assert len(sections[3].splitlines()) == 3 + len(r.vmstat()) > 4
+    # Without a device, one process and no --time: the counters alone.
+    path.write_text("".join(f"W {p}\n" for p in BELADY))
+    out = run_cli("run", str(path), "--frames", "3", "--page-numbers")
+    assert "\n\n" not in out.stdout and "device none" in out.stdout
+
+
 def test_cli_errors_are_one_line_and_exit_2(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("R 1\nR x\n")
