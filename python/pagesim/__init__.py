@@ -11,7 +11,7 @@ Replay a memory-access trace against a reclaim policy and count what it costs: f
 from __future__ import annotations
 
 import os
-from typing import Any, Union
+from typing import Any, Sequence, Union
 
 import numpy as np
 
@@ -35,7 +35,7 @@ from .policy import (
 )
 from . import policy as _policy
 from . import results as _results
-from .traces import convert, generate, interleave
+from .traces import convert, generate, interleave, together
 from . import timing  # adds Result.time_summary() and Result.vmstat()
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "convert",
     "generate",
     "interleave",
+    "together",
     "Access",
     "NEVER",
     "PageKind",
@@ -68,7 +69,7 @@ __all__ = [
 
 Result = _core.Result
 
-TraceLike = Union[Trace, str, "os.PathLike[str]", np.ndarray]
+TraceLike = Union[Trace, str, "os.PathLike[str]", np.ndarray, Sequence[Any]]
 
 
 def _result_getitem(self: Result, name: str) -> int:
@@ -126,14 +127,19 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: int = 4096,
 
 
 def as_trace(trace: TraceLike) -> Trace:
-    """A :class:`Trace` from a Trace, a path to a trace file, or an array of page numbers."""
+    """A :class:`Trace` from a Trace, a path to a trace file, an array of page numbers, or a
+    list of those (:func:`together`)."""
     if isinstance(trace, Trace):
         return trace
     if isinstance(trace, (str, os.PathLike)):
         return load(trace)
     if isinstance(trace, np.ndarray):
         return Trace.from_arrays(trace)
-    raise ConfigError(f"trace must be a pagesim.Trace, a path or a numpy array, got {type(trace).__name__}")
+    if isinstance(trace, (list, tuple)):
+        return together(trace)
+    raise ConfigError("trace must be a pagesim.Trace, a path, a numpy array or a list of them, "
+                      f"got {type(trace).__name__}")
+
 
 
 #: Engine settings of textbook demand paging in trace order: no swap readahead and the

@@ -40,13 +40,15 @@ def _print_pairs(pairs: dict[str, Any]) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    trace = pagesim.load(args.trace, format=args.format, page_size=args.page_size,
-                         page_numbers=args.page_numbers, instructions=args.instructions)
+    traces = [pagesim.load(path, format=args.format, page_size=args.page_size,
+                           page_numbers=args.page_numbers, instructions=args.instructions)
+              for path in args.trace]
+    trace = traces[0] if len(traces) == 1 else pagesim.together(traces)
     params = _params(args.param)
     if not args.vmstat:
         params.setdefault("interval_ns", 0)  # no series to print: none to keep
     result = pagesim.simulate(trace, args.policy, frames=args.frames, **params)
-    print(f"# {args.trace}: {len(trace)} accesses, {trace.num_pages} pages; "
+    print(f"# {' + '.join(args.trace)}: {len(trace)} accesses, {trace.num_pages} pages; "
           f"policy {result.policy}, {result.frames} frames, device {result.device}")
     _print_pairs(result.counters)
     # Virtual time and the device say something once IO costs time or processes share the CPU.
@@ -136,7 +138,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="replay a trace against one policy and print the counters")
-    run.add_argument("trace", help="trace file, any format pagesim reads (see --format)")
+    run.add_argument("trace", nargs="+",
+                     help="trace file, any format pagesim reads (see --format); several run "
+                          "together as the processes of one machine (pagesim.together)")
     run.add_argument("--policy", default="lru", help="policy name (see 'pagesim policies')")
     run.add_argument("--frames", type=int, required=True, help="memory size in page frames")
     run.add_argument("--time", action="store_true",

@@ -23,7 +23,7 @@ import os
 from typing import Any, Sequence, Union
 
 from . import _core
-from ._core import Trace
+from ._core import ConfigError, Trace
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -69,6 +69,24 @@ def interleave(traces: Sequence[Trace], *, quantum: int = 10000, renumber: bool 
     process its own pid 1, 2, ...
     """
     return _core.interleave(list(traces), quantum, renumber)
+
+
+def together(traces: Sequence[Any]) -> Trace:
+    """Several traces as the processes of one machine, to run together.
+
+    ``traces``: Traces, paths or arrays (anything :func:`pagesim.simulate` takes). Each input's
+    processes stay apart from the other inputs': they keep their pids when no pid is in two
+    inputs, else every process is renumbered 1, 2, ... in input order. The accesses are
+    interleaved 10000 at a time (the order ``schedule="static"`` replays); several processes
+    run round-robin by default, each in its own order. ``simulate([a, b], ...)`` calls it.
+    """
+    from . import as_trace
+    if len(traces) == 0:
+        raise ConfigError("together() needs at least one trace")
+    loaded = [as_trace(t) for t in traces]
+    pids = [set(t.proc_pids.tolist()) for t in loaded]
+    shared = sum(len(p) for p in pids) != len(set().union(*pids))
+    return interleave(loaded, renumber=shared)
 
 
 def convert(input: PathLike, output: PathLike, *, format: str = "auto", out_format: str = "auto",

@@ -52,6 +52,31 @@ def test_generate_and_interleave():
         pagesim.generate("stream", file=3)
 
 
+def test_traces_run_together_as_separate_processes(tmp_path):
+    # Two programs traced apart, both as pid 1: together they are two processes, renumbered
+    # 1 (the first input's) and 2. Pids that no two inputs share stay as they are.
+    a = pagesim.Trace.from_arrays(np.array([1, 2, 3, 1, 2, 3]), writes=np.ones(6, np.uint8))
+    b = pagesim.Trace.from_arrays(np.array([1, 4, 1, 4]))
+    both = pagesim.together([a, b])
+    assert sorted(both.proc_pids.tolist()) == [1, 2] and len(both) == 10
+    assert both.num_pages == 5  # a's pages 1, 2, 3 and b's own 1, 4
+    r = pagesim.simulate([a, b], "lru", frames=5)
+    assert [(p["pid"], p["accesses"], p["faults"]) for p in r.per_process] == [(1, 6, 3), (2, 4, 2)]
+    hog = pagesim.generate("hog", mib=1, pid=9)
+    assert sorted(pagesim.together([hog, a]).proc_pids.tolist()) == [1, 9]
+    # The command line takes several files the same way.
+    pa, pb = tmp_path / "a.txt", tmp_path / "b.txt"
+    pa.write_text("W 1\nW 2\nW 3\nW 1\nW 2\nW 3\n")
+    pb.write_text("R 1\nR 4\nR 1\nR 4\n")
+    out = cli("run", str(pa), str(pb), "--frames", "5", "--page-numbers").stdout
+    assert out.startswith(f"# {pa} + {pb}: 10 accesses, 5 pages")
+    # The /usr/bin/time view: pid 1 faulted on its 3 pages, pid 2 on its 2 (minor faults).
+    rows = {line.split()[0]: line.split() for line in out.split("\n\n")[1].splitlines()[3:]}
+    assert {pid: row[6] for pid, row in rows.items()} == {"1": "3", "2": "2", "all": "5"}
+    with pytest.raises(pagesim.ConfigError, match="at least one trace"):
+        pagesim.together([])
+
+
 def test_cli_gen_info_convert(tmp_path):
     out = tmp_path / "q.pgt"
     cli("gen", "qsbench", "-m", "1", "-p", "2", "-s", "5", "-o", str(out))
