@@ -141,7 +141,6 @@ def as_trace(trace: TraceLike) -> Trace:
                       f"got {type(trace).__name__}")
 
 
-
 #: Engine settings of textbook demand paging in trace order: no swap readahead and the
 #: trace's own interleaving of processes. Hand-derived counts, Belady's MIN, the prescient
 #: bracket and one-pass miss-ratio curves assume them; the engine's defaults (readahead of 8

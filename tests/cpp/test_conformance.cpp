@@ -82,16 +82,16 @@ TEST_CASE("conformance: every registered policy") {
           CHECK(virt.device_stats.busy_ns == inlined.device_stats.busy_ns);
           REQUIRE(virt.vmstat->rows() == inlined.vmstat->rows());
           // A row at every interval up to the end, then one at the end (a partial interval).
-          const Tick interval = inlined.vmstat->interval_ns;
-          const Tick elapsed = inlined.time.elapsed_ns;
+          const auto interval = static_cast<std::int64_t>(inlined.vmstat->interval_ns);
+          const auto elapsed = static_cast<std::int64_t>(inlined.time.elapsed_ns);
           const Eigen::Index rows = inlined.vmstat->rows();
-          CHECK(rows == static_cast<Eigen::Index>((elapsed + interval - 1) / interval));
+          CHECK(rows == (elapsed + interval - 1) / interval);
           Eigen::Index off_interval = 0;
           for (Eigen::Index k = 0; k + 1 < rows; ++k) {
-            off_interval += inlined.vmstat->time_ns[k] != (k + 1) * static_cast<std::int64_t>(interval);
+            off_interval += inlined.vmstat->time_ns[k] != (k + 1) * interval;
           }
           CHECK(off_interval == 0);
-          if (rows != 0) CHECK(inlined.vmstat->time_ns[rows - 1] == static_cast<std::int64_t>(elapsed));
+          if (rows != 0) CHECK(inlined.vmstat->time_ns[rows - 1] == elapsed);
           CHECK(virt.vmstat->faults == inlined.vmstat->faults);
           CHECK(virt.vmstat->resident == inlined.vmstat->resident);
         }

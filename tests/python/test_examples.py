@@ -28,7 +28,8 @@ def test_readme_shows_what_the_example_prints(script):
 
 
 def load_overnight():
-    spec = importlib.util.spec_from_file_location("overnight", ROOT / "examples" / "overnight_updatedb.py")
+    path = ROOT / "examples" / "overnight_updatedb.py"
+    spec = importlib.util.spec_from_file_location("overnight", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
