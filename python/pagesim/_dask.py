@@ -40,7 +40,8 @@ class _Summary:
         return dict(self._summary)
 
 
-def run(client: Any, named, specs, sizes, params: Dict[str, Any], progress) -> List[Dict[str, Any]]:
+def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
+        progress) -> List[Dict[str, Any]]:
     import os
 
     from . import sweeps as _sweep
@@ -61,13 +62,15 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], progress) -> L
             p = (p, _policy.registered()[p])
         sent.append((label, p, own))
 
-    tasks = []  # (trace name, label, fraction, future)
-    for (name, _), handle in zip(named, handles):
-        for label, p, own in sent:
-            for f, fraction in sizes:
-                future = client.submit(_summary, handle, p, f, fraction, {**params, **own}, pure=False)
-                tasks.append((name, label, fraction, future))
-    futures = [t[3] for t in tasks]
+    tasks = []  # (trace name, label, fraction, combo, future)
+    for combo in combos:
+        for (name, _), handle in zip(named, handles):
+            for label, p, own in sent:
+                for f, fraction in sizes:
+                    future = client.submit(_summary, handle, p, f, fraction,
+                                           {**params, **combo, **own}, pure=False)
+                    tasks.append((name, label, fraction, combo, future))
+    futures = [t[4] for t in tasks]
     reporter = _sweep._Reporter(len(tasks), progress)
     try:
         from distributed import as_completed
@@ -82,5 +85,5 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], progress) -> L
         raise
     finally:
         reporter.close()
-    return [_sweep._row(name, label, fraction, num_pages, _Summary(summary))
-            for (name, label, fraction, _), (num_pages, summary) in zip(tasks, outputs)]
+    return [_sweep._row(name, label, fraction, num_pages, _Summary(summary), combo)
+            for (name, label, fraction, combo, _), (num_pages, summary) in zip(tasks, outputs)]

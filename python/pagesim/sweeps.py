@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import time
 import warnings
@@ -108,13 +109,25 @@ def frames_for(fraction: float, num_pages: int) -> int:
     return max(1, int(round(fraction * num_pages)))
 
 
+def _param_combos(params: Dict[str, Any], specs) -> List[Dict[str, Any]]:
+    """The values of the parameters given as lists (grid axes), one dict per combination."""
+    axes = {k: list(v) for k, v in params.items() if isinstance(v, (list, tuple))}
+    for key, values in axes.items():
+        if not values:
+            _empty(key)
+        for label, _, own in specs:
+            if key in own:
+                raise ConfigError(f"parameter {key!r} is swept and also set for policy {label}")
+    return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
+
+
 def _row(trace_name: str, label: str, fraction: Optional[float], num_pages: int,
-         result: _core.Result) -> Dict[str, Any]:
+         result: _core.Result, combo: Dict[str, Any]) -> Dict[str, Any]:
     s = result.summary()
     s.pop("policy")
     frames = s.pop("frames")
     return {"trace": trace_name, "policy": label, "frames": frames,
-            "fraction": fraction if fraction is not None else frames / num_pages, **s}
+            "fraction": fraction if fraction is not None else frames / num_pages, **combo, **s}
 
 
 def _run_job(trace: Trace, policy: Union[str, _core.Policy], frames: int,
@@ -189,14 +202,17 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         always/never; a callable: called as ``progress(done, total)`` about ten times a
         second instead of a bar.
     **params
-        Engine and policy parameters given to every run (see :func:`pagesim.simulate`).
+        Engine and policy parameters given to every run (see :func:`pagesim.simulate`). A list
+        or tuple is a grid axis: every value is run, e.g. ``device=["hdd-2002", "nvme"],
+        io_scheduler=["fifo", "read_priority"]`` runs each of the 4 combinations.
 
     Returns
     -------
     pandas.DataFrame
-        One row per trace x policy x memory size, in that order. Columns: ``trace``,
-        ``policy``, ``frames``, ``fraction``, every counter, then the other scalars of the
-        result (``swap_slots_used``, times when the engine reports them).
+        One row per combination of the listed parameters x trace x policy x memory size, in
+        that order. Columns: ``trace``, ``policy``, ``frames``, ``fraction``, the listed
+        parameters, every counter, then the other scalars of the result
+        (``swap_slots_used``, times when the engine reports them).
 
     Raises
     ------
@@ -211,21 +227,24 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     named = _named_traces(traces)
     specs = _policy_specs(policies)
     sizes = _memory_sizes(frames, fractions)
+    combos = _param_combos(params, specs)
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
         raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
     if client is not None:
         from . import _dask
-        rows = _dask.run(client, named, specs, sizes, params, progress)
+        rows = _dask.run(client, named, specs, sizes, params, combos, progress)
         return pd.DataFrame(rows)
 
     from . import as_trace
     loaded = [(name, as_trace(t)) for name, t in named]
-    grid = []  # (trace index, label, policy, frames, fraction, params)
-    for ti, (_, trace) in enumerate(loaded):
-        for label, p, own in specs:
-            for f, fraction in sizes:
-                nframes = f if f is not None else frames_for(fraction, trace.num_pages)
-                grid.append((ti, label, p, nframes, fraction, {**params, **own}))
+    grid = []  # (trace index, label, policy, frames, fraction, params, combo)
+    for combo in combos:
+        for ti, (_, trace) in enumerate(loaded):
+            for label, p, own in specs:
+                for f, fraction in sizes:
+                    nframes = f if f is not None else frames_for(fraction, trace.num_pages)
+                    run_params = {**params, **combo, **own}
+                    grid.append((ti, label, p, nframes, fraction, run_params, combo))
 
     native = [k for k, g in enumerate(grid) if not _policy.is_python_policy(g[2])]
     python = [k for k, g in enumerate(grid) if _policy.is_python_policy(g[2])]
@@ -238,7 +257,7 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     try:
         finished_python = 0
         for k in python:
-            ti, _, p, nframes, _, run_params = grid[k]
+            ti, _, p, nframes, _, run_params, _ = grid[k]
             results[k] = _run_job(loaded[ti][1], p, nframes, run_params)
             finished_python += 1
             reporter(runner.done + finished_python)
@@ -256,6 +275,6 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     finally:
         reporter.close()
 
-    rows = [_row(loaded[g[0]][0], g[1], g[4], loaded[g[0]][1].num_pages, r)
+    rows = [_row(loaded[g[0]][0], g[1], g[4], loaded[g[0]][1].num_pages, r, g[6])
             for g, r in zip(grid, results)]
     return pd.DataFrame(rows)

@@ -43,6 +43,11 @@ def test_dask_sweep_equals_local_sweep(client, tmp_path):
     remote = pagesim.sweep(traces, client=client, **kw)
     assert remote.equals(local)
     assert len(local) == 2 * 4 * 2
+    # Listed parameters are grid axes on the cluster too.
+    kw = dict(policies=["lru", "fifo"], frames=[10, 30], progress=False,
+              device=["nvme", "zram"], page_cluster=[0, 3])
+    remote = pagesim.sweep(traces, client=client, **kw)
+    assert remote.equals(pagesim.sweep(traces, **kw)) and len(remote) == 4 * 2 * 2 * 2
 
 
 def test_dask_errors_are_typed(client):

@@ -45,6 +45,35 @@ def test_sweep_with_frames_and_policy_params():
     assert r.faults == pagesim.simulate(t, "random", frames=20, seed=2)["faults"]
 
 
+def test_sweep_over_listed_parameters():
+    # A list is a grid axis: 2 devices x 2 schedulers x 2 policies x 2 sizes = 16 runs, the
+    # combinations outermost, each column holding its value, each row as a single run gives it.
+    t = random_trace(4, length=3000, pages=120, procs=2)
+    df = pagesim.sweep(t, policies=["lru", "clock"], frames=[20, 60], progress=False,
+                       device=["hdd-2002", "nvme"], io_scheduler=("fifo", "read_priority"),
+                       page_cluster=0)
+    assert list(df.columns[:6]) == ["trace", "policy", "frames", "fraction", "device",
+                                    "io_scheduler"]
+    assert list(zip(df.device, df.io_scheduler))[::4] == [
+        ("hdd-2002", "fifo"), ("hdd-2002", "read_priority"),
+        ("nvme", "fifo"), ("nvme", "read_priority")]
+    assert list(df.policy) == ["lru", "lru", "clock", "clock"] * 4
+    for row in df.itertuples(index=False):
+        r = pagesim.simulate(t, row.policy, frames=row.frames, device=row.device,
+                             io_scheduler=row.io_scheduler, page_cluster=0)
+        assert (row.faults, row.elapsed_ns, row.seeks) == (
+            r["faults"], r.time["elapsed_ns"], r.device_stats["seeks"])
+    # The schedulers differ on the disk (else the test would not tell them apart).
+    hdd = df[df.device == "hdd-2002"]
+    elapsed = {s: set(hdd[hdd.io_scheduler == s].elapsed_ns) for s in ("fifo", "read_priority")}
+    assert elapsed["fifo"] != elapsed["read_priority"]
+    with pytest.raises(pagesim.ConfigError, match="at least one value in device"):
+        pagesim.sweep(t, policies=["lru"], frames=[20], device=[], progress=False)
+    with pytest.raises(pagesim.ConfigError, match="'seed' is swept and also set for policy random"):
+        pagesim.sweep(t, policies=[("random", {"seed": 1})], frames=[20], seed=[1, 2],
+                      progress=False)
+
+
 def test_progress_callback_sees_every_run():
     calls = []
     pagesim.sweep(random_trace(1), policies=["lru", "fifo"], frames=[5, 10, 20],
