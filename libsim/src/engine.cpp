@@ -171,15 +171,7 @@ __attribute__((flatten)) bool Engine::read_pages(PageId p, ProcId proc, bool swa
     case DeviceKind::kZram: {
       // Decompression on the faulting CPU; file pages are read from a file on another device,
       // which zram does not model (no cost).
-      if (!swap_in) return false;
-      const auto pages = static_cast<Tick>(1 + ra_.size());
-      const Tick cost = pages * device_.zram_ns(false);
-      proc_time_[proc].sys_ns += cost;
-      now_ += cost;
-      DeviceStats& st = device_.stats();
-      st.reads += 1;
-      st.pages_read += pages;
-      st.busy_ns += cost;
+      if (swap_in) zram_cost(proc, false, 1 + ra_.size());
       return false;
     }
     case DeviceKind::kHdd:
@@ -203,14 +195,7 @@ __attribute__((flatten)) void Engine::write_back(PageId p, bool file) {
     case DeviceKind::kNone:
       return;
     case DeviceKind::kZram: {
-      if (file) return;  // not zram's
-      const Tick cost = device_.zram_ns(true);
-      proc_time_[cur_proc_].sys_ns += cost;
-      now_ += cost;
-      DeviceStats& st = device_.stats();
-      st.writes += 1;
-      st.pages_written += 1;
-      st.busy_ns += cost;
+      if (!file) zram_cost(cur_proc_, true, 1);  // a file page is not zram's
       return;
     }
     case DeviceKind::kHdd:
