@@ -731,7 +731,9 @@ __attribute__((noinline)) void Engine::fault_plain_io(P& policy, std::size_t i, 
       // ms for fifo at 10%): a swap map that only counts (no readahead, no queued device),
       // the compression of a dirty anonymous page.
       if (!swap_.count_allocate(needs_slot(victim_bits))) swap_full(v);
-      zram_cost(0, true, (victim_bits & (page_bits::kDirty | page_bits::kFile)) == page_bits::kDirty);
+      const bool anon_dirty =
+          (victim_bits & (page_bits::kDirty | page_bits::kFile)) == page_bits::kDirty;
+      zram_cost(0, true, anon_dirty);
     } else {
       page_out(v, victim_bits);
     }
