@@ -7,9 +7,9 @@ editor reads its pages again. 8000 frames (32 MiB), a 2002 IDE disk, the trace o
 schedule: day, night, morning), swap readahead of 8 slots (the default).
 
 The editor's pages fit in memory with room to spare; only the stream, whose pages are never
-used twice, can push them out. A policy that evicts by recency alone (lru, fifo, clock) loses
-all of them: the 8000 most recent pages at dawn are updatedb's. They were swapped out in
-the order of their last use, 0 to 2999, onto consecutive slots, so the morning's reads in
+used twice, can push them out. A policy that evicts by recency or arrival alone (lru, clock,
+fifo) loses all of them: the 8000 most recent pages at dawn are updatedb's. They were swapped
+out in the order of their last use, 0 to 2999, onto consecutive slots, so the morning's reads in
 that order fault once per 8-slot readahead window: 3000 / 8 = 375 major faults, each a read of
 8 consecutive slots. Policies that keep pages used once apart from pages used again
 (active/inactive lists, ARC, LIRS, ...) protect the editor; the table says which do and how
