@@ -5,8 +5,11 @@ Bad input prints one line, ``pagesim: error: ...``, and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from typing import Any, Optional, Sequence
+
+import numpy as np
 
 import pagesim
 
@@ -23,13 +26,14 @@ def _value(text: str) -> Any:
     return text
 
 
-def _params(pairs: Sequence[str]) -> dict[str, Any]:
+def _params(pairs: Sequence[str], axes: bool = False, option: str = "-P") -> dict[str, Any]:
+    """-P pairs as a dict; with `axes`, a comma-separated value is a list (a sweep's grid axis)."""
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise pagesim.ConfigError(f"-P expects KEY=VALUE, got {pair!r}")
-        out[key] = _value(value)
+            raise pagesim.ConfigError(f"{option} expects KEY=VALUE, got {pair!r}")
+        out[key] = [_value(v) for v in value.split(",")] if axes and "," in value else _value(value)
     return out
 
 
@@ -61,6 +65,99 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.vmstat and result.vmstat_arrays is not None:
         print(f"\n# vmstat, every {result.vmstat_arrays['interval_ns'] / 1e9:g} s of virtual time")
         print(result.vmstat().to_string(float_format=lambda x: f"{x:.6f}"))
+    return 0
+
+
+def _list(text: str, cast: Any, option: str, what: str) -> list:
+    """A comma-separated option value as a list of `cast` values."""
+    out = []
+    for item in text.split(","):
+        try:
+            out.append(cast(item))
+        except ValueError:
+            raise pagesim.ConfigError(f"{option} expects comma-separated {what}, got {item!r}") from None
+    return out
+
+
+# One entry of --policies: a name, optionally with its own parameters in parentheses.
+_POLICY_ENTRY = r"([\w.-]+)(?:\(([^()]*)\))?"
+
+
+def _policy_list(text: str) -> list:
+    """--policies as sweep() takes them: ``lru,active_inactive(workingset=true)`` is
+    ``["lru", ("active_inactive", {"workingset": True})]``."""
+    compact = re.sub(r"\s", "", text)
+    if not re.fullmatch(f"{_POLICY_ENTRY}(,{_POLICY_ENTRY})*", compact):
+        raise pagesim.ConfigError(f"--policies expects NAME or NAME(KEY=VALUE,...) separated by "
+                                  f"commas, or 'all'; got {text!r}")
+    return [(name, _params(own.split(","), option=f"--policies {name}(...)")) if own else name
+            for name, own in re.findall(f"{_POLICY_ENTRY},?", compact)]
+
+
+def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
+    """Path -> what sweep() gets: the path itself when Dask workers can load it as it is
+    (default read options), else the trace loaded here."""
+    default_read = (args.format == "auto" and args.page_size == 4096 and not args.page_numbers
+                    and not args.instructions)
+    return {path: path if args.dask and default_read else
+            pagesim.load(path, format=args.format, page_size=args.page_size,
+                         page_numbers=args.page_numbers, instructions=args.instructions)
+            for path in args.trace}
+
+
+def _sweep_columns(args: argparse.Namespace, params: dict[str, Any]) -> list[str]:
+    """The columns to print, checked before the sweep runs against those of a sweep's table
+    (every run reports the same fields, so a one-access run shows them) and elapsed_s."""
+    devices = params.get("device", "none")
+    with_device = any(d != "none" for d in (devices if isinstance(devices, list) else [devices]))
+    columns = (["faults", "major_faults", "swap_outs"] + (["elapsed_s"] if with_device else [])
+               if args.columns is None else args.columns.split(","))
+    fields = pagesim.simulate(np.zeros(1, np.uint32), "fifo", frames=1).summary()
+    figures = [k for k, v in fields.items()
+               if isinstance(v, (int, float)) and k != "frames"] + ["elapsed_s"]
+    known = list(dict.fromkeys(["trace", "policy", "frames", "fraction", *params, *fields,
+                                "elapsed_s"]))
+    for c in columns:
+        if c not in known:
+            raise pagesim.ConfigError(f"unknown column {c!r}: choose from {', '.join(known)}")
+    if args.pivot and args.pivot not in figures:
+        raise pagesim.ConfigError(f"--pivot {args.pivot!r} is not a figure of a run: choose from "
+                                  f"{', '.join(figures)}")
+    return columns
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    params = _params(args.param, axes=True)
+    policies = sorted(pagesim.policies()) if args.policies == "all" else _policy_list(args.policies)
+    if args.frames is not None:
+        sizes = {"frames": _list(args.frames, int, "--frames", "integers")}
+    else:
+        sizes = {"fractions": _list(args.fractions, float, "--fractions", "numbers")}
+    columns = _sweep_columns(args, params)
+    client = None
+    if args.dask:
+        import distributed
+        client = distributed.Client(args.dask)
+    try:
+        df = pagesim.sweep(_sweep_traces(args), policies=policies, jobs=args.jobs, client=client,
+                           **sizes, **params)
+    finally:
+        if client is not None:
+            client.close()
+    df["elapsed_s"] = df["elapsed_ns"] / 1e9
+    axes = [k for k, v in params.items() if isinstance(v, list)]
+    if args.pivot:
+        size = "frames" if args.frames is not None else "fraction"
+        table = df.pivot_table(index=["trace", *axes, "policy"], columns=size, values=args.pivot,
+                               sort=False)
+        print(f"# {args.pivot}, a column per memory size ({size})")
+        print(table.to_string())
+    else:
+        print(df[["trace", *axes, "policy", "frames", "fraction", *columns]].to_string(
+            index=False, float_format=lambda x: f"{x:.4g}"))
+    if args.output:
+        df.to_csv(args.output, index=False)
+        print(f"wrote {args.output}: {len(df)} rows, {len(df.columns)} columns")
     return 0
 
 
@@ -151,6 +248,31 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="engine or policy parameter, e.g. -P seed=7 (repeatable)")
     run.set_defaults(func=cmd_run)
+
+    sweep = sub.add_parser("sweep", help="replay traces against policies x memory sizes; print a "
+                                         "table, write every column as CSV")
+    sweep.add_argument("trace", nargs="+", help="trace files, any format; each is swept on its own")
+    sweep.add_argument("--policies", required=True,
+                       help="comma-separated policy names, or 'all' (see 'pagesim policies')")
+    size = sweep.add_mutually_exclusive_group(required=True)
+    size.add_argument("--frames", help="memory sizes in page frames, comma-separated")
+    size.add_argument("--fractions",
+                      help="memory sizes as shares of each trace's footprint, e.g. 0.1,0.25,0.5")
+    sweep.add_argument("--columns",
+                       help="columns to print, comma-separated (default faults,major_faults,"
+                            "swap_outs, and elapsed_s with a device)")
+    sweep.add_argument("--pivot", metavar="COLUMN",
+                       help="print COLUMN alone, a row per policy and a column per memory size")
+    sweep.add_argument("-o", "--output", help="write the whole table (every column) to this CSV file")
+    sweep.add_argument("--jobs", type=int, help="threads (default: one per CPU)")
+    sweep.add_argument("--dask", metavar="ADDRESS",
+                       help="run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786); workers "
+                            "load the traces by path, so they must see the same files")
+    _add_read_options(sweep)
+    sweep.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE[,VALUE...]",
+                       help="engine or policy parameter for every run; several values are a grid "
+                            "axis, e.g. -P device=hdd-2002,nvme (repeatable)")
+    sweep.set_defaults(func=cmd_sweep)
 
     policies = sub.add_parser("policies", help="list the registered policies")
     policies.set_defaults(func=cmd_policies)

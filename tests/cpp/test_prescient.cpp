@@ -138,7 +138,7 @@ TEST_CASE("lower bound <= exact optimum <= every registered policy; heuristics' 
                                                   << total_lb << " vs optimum " << total_opt);
 }
 
-TEST_CASE("the lower bound holds for every policy on larger traces, with batches and freed slots") {
+TEST_CASE("the lower bound holds for every policy on larger traces, with batches, freed slots, readahead") {
   const auto names = Registry::instance().names();
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
@@ -150,6 +150,8 @@ TEST_CASE("the lower bound holds for every policy on larger traces, with batches
         CAPTURE(name);
         CHECK(lb <= run(t, name, frames).swap_outs);
         CHECK(lb <= run(t, name, frames, Params{{"free_slot_on_swapin", true}}).swap_outs);
+        // Readahead pages are swap-cache pages (clean) and take frames like any other.
+        CHECK(lb <= run(t, name, frames, Params{{"page_cluster", std::int64_t{3}}}).swap_outs);
         if (frames >= 4) {
           CHECK(lb <= run(t, name, frames, Params{{"low_watermark", std::int64_t{1}}, {"high_watermark", std::int64_t{3}}}).swap_outs);
         }

@@ -70,3 +70,18 @@ def test_dask_runs_registered_python_policies(client):
             pagesim.sweep(random_trace(2), policies=[OrderedDictLRU()], frames=[5], client=client)
     finally:
         pagesim.unregister_policy("dask_lru")
+
+
+def test_cli_sweep_on_a_dask_scheduler(client, tmp_path, capsys):
+    # `pagesim sweep --dask ADDRESS`: the workers load the file by path; the table is the local one.
+    from pagesim import cli
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"{1 + i % 2} {'W' if i % 3 == 0 else 'R'} {(i * 7919) % 97}\n"
+                            for i in range(2000)))
+    args = ["sweep", str(path), "--policies", "lru,clock", "--frames", "10,30", "-P",
+            "device=none,hdd-2002"]
+    assert cli.main(args) == 0
+    local = capsys.readouterr().out
+    assert cli.main(args + ["--dask", client.scheduler.address]) == 0
+    assert capsys.readouterr().out == local
+    assert len(local.splitlines()) == 1 + 2 * 2 * 2

@@ -125,6 +125,89 @@ def test_cli_run_with_a_device_prints_time_device_and_vmstat(tmp_path):
     assert "\n\n" not in out.stdout and "device none" in out.stdout
 
 
+def test_cli_sweep_prints_the_table_and_writes_csv(tmp_path):
+    # Belady's string read, and written: faults hand-traced in tests/cpp/test_hand_traced.cpp
+    # (fifo 9 at 3 frames, 10 at 4: Belady's anomaly; lru 10 and 8), the same with writes.
+    reads, writes = tmp_path / "reads.txt", tmp_path / "writes.txt"
+    reads.write_text("".join(f"R {p}\n" for p in BELADY))
+    writes.write_text("".join(f"W {p}\n" for p in BELADY))
+    csv = tmp_path / "out.csv"
+    out = run_cli("sweep", str(reads), str(writes), "--policies", "fifo,lru", "--frames", "3,4",
+                  "--page-numbers", "-o", str(csv), "-P", "page_cluster=0")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == ["trace", "policy", "frames", "fraction", "faults", "major_faults",
+                                "swap_outs"]
+    rows = [line.split() for line in lines[1:9]]
+    assert [(r[1], r[2], r[4]) for r in rows] == [
+        ("fifo", "3", "9"), ("fifo", "4", "10"), ("lru", "3", "10"), ("lru", "4", "8")] * 2
+    assert [r[0] for r in rows] == [str(reads)] * 4 + [str(writes)] * 4
+    assert lines[9] == f"wrote {csv}: 8 rows, 42 columns"
+    import pandas as pd
+    expected = pagesim.sweep({str(reads): pagesim.load(reads, page_numbers=True),
+                              str(writes): pagesim.load(writes, page_numbers=True)},
+                             policies=["fifo", "lru"], frames=[3, 4], page_cluster=0, progress=False)
+    expected["elapsed_s"] = expected["elapsed_ns"] / 1e9
+    pd.testing.assert_frame_equal(pd.read_csv(csv), expected, check_dtype=False)
+
+
+def test_cli_sweep_axes_and_pivot(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"W {p}\n" for p in BELADY) * 5)
+    # Several values make a grid axis; with a device the table shows the elapsed time.
+    out = run_cli("sweep", str(path), "--policies", "fifo", "--fractions", "0.6,0.8",
+                  "--page-numbers", "-P", "device=none,nvme", "-P", "cpu_ns=50")
+    assert out.returncode == 0, out.stderr
+    header, *rows = out.stdout.splitlines()
+    assert header.split() == ["trace", "device", "policy", "frames", "fraction", "faults",
+                              "major_faults", "swap_outs", "elapsed_s"]
+    r = pagesim.simulate(pagesim.load(path, page_numbers=True), "fifo", frames=4, device="nvme",
+                         cpu_ns=50)
+    assert [row.split()[1:4] for row in rows] == [["none", "fifo", "3"], ["none", "fifo", "4"],
+                                                  ["nvme", "fifo", "3"], ["nvme", "fifo", "4"]]
+    assert rows[3].split()[-1] == f"{r.time['elapsed_ns'] / 1e9:.4g}"
+    # A policy's own parameters: two seeds of random side by side.
+    out = run_cli("sweep", str(path), "--policies", "random(seed=1), random(seed=2)", "--frames", "3",
+                  "--page-numbers", "--columns", "faults")
+    assert out.returncode == 0, out.stderr
+    t = pagesim.load(path, page_numbers=True)
+    assert [line.split()[1:] for line in out.stdout.splitlines()[1:]] == [
+        [f"random(seed={s})", "3", "0.6", str(pagesim.simulate(t, "random", frames=3, seed=s)["faults"])]
+        for s in (1, 2)]
+    # --pivot: one column, a row per policy and a column per memory size.
+    out = run_cli("sweep", str(path), "--policies", "fifo,lru", "--frames", "3,4",
+                  "--page-numbers", "-P", "page_cluster=0", "--pivot", "faults")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0] == "# faults, a column per memory size (frames)"
+    body = {line.split()[-3]: line.split()[-2:] for line in out.stdout.splitlines()[3:]}
+    faults = {p: [str(pagesim.simulate(pagesim.load(path, page_numbers=True), p, frames=f,
+                                       page_cluster=0)["faults"]) for f in (3, 4)]
+              for p in ("fifo", "lru")}
+    assert body == faults and faults["fifo"] == ["45", "50"]  # 9 and 10 per round of the string
+
+
+def test_cli_sweep_errors_name_the_option(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("R 1\nR 2\n")
+    cases = [
+        (["--frames", "3,x"], "--frames expects comma-separated integers, got 'x'"),
+        (["--fractions", "0.5,half"], "--fractions expects comma-separated numbers, got 'half'"),
+        (["--frames", "3", "--columns", "faults,nope"], "unknown column 'nope': choose from trace,"),
+        (["--frames", "3", "--pivot", "nope"], "--pivot 'nope' is not a figure of a run: choose from accesses,"),
+        (["--frames", "3", "--pivot", "device"], "--pivot 'device' is not a figure"),
+        (["--frames", "3", "--policies", "lru,nope"], "unknown policy 'nope'"),
+        (["--frames", "3", "-P", "device=nvme,disk"], "'device' = 'disk' is not allowed"),
+        (["--frames", "3", "--policies", "lru,(x"], "--policies expects NAME or NAME(KEY=VALUE,...)"),
+        (["--frames", "3", "--policies", "random(seed)"], "--policies random(...) expects KEY=VALUE, got 'seed'"),
+        (["--frames", "3", "--policies", "lru(seed=1)"], "unknown parameter 'seed' for policy 'lru'"),
+    ]
+    for extra, message in cases:
+        args = ["sweep", str(path), "--page-numbers", "--policies", "lru", *extra]
+        out = run_cli(*args)
+        assert out.returncode == 2 and message in out.stderr, (extra, out.stderr)
+        assert out.stderr.count("\n") == 1
+
+
 def test_cli_errors_are_one_line_and_exit_2(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("R 1\nR x\n")
