@@ -161,6 +161,44 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_mrc(args: argparse.Namespace) -> int:
+    from . import mrc
+    trace = pagesim.load(args.trace, format=args.format, page_size=args.page_size,
+                         page_numbers=args.page_numbers, instructions=args.instructions)
+    if args.frames is not None:
+        sizes = _list(args.frames, int, "--frames", "integers")
+    else:
+        if args.points < 1:
+            raise pagesim.ConfigError(f"--points must be >= 1, got {args.points}")
+        sizes = sorted({max(1, round(k * trace.num_pages / args.points))
+                        for k in range(1, args.points + 1)})
+    df = mrc.mrc(trace, policies=_list(args.policies, str, "--policies", "policy names"),
+                 frames=sizes, **_params(args.param))
+    if args.shards is not None:
+        import pandas as pd
+        estimate = mrc.shards_mrc(trace, rate=args.shards)
+        faults = [float(estimate[min(f, len(estimate) - 1)]) for f in sizes]
+        shards = pd.DataFrame({"policy": "lru_shards", "frames": sizes, "faults": faults,
+                               "miss_ratio": [x / max(len(trace), 1) for x in faults],
+                               "method": f"shards rate {args.shards:g}"})
+        df = pd.concat([df, shards], ignore_index=True)
+    print(f"# {args.trace}: {len(trace)} accesses, {trace.num_pages} pages; miss ratio = faults / "
+          f"accesses, demand paging in trace order")
+    print(df.pivot_table(index="frames", columns="policy", values="miss_ratio", sort=False)
+          .to_string(float_format=lambda x: f"{x:.4f}"))
+    if args.output:
+        df.to_csv(args.output, index=False)
+        print(f"wrote {args.output}: {len(df)} rows")
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        ax = mrc.plot_mrc(df)
+        ax.set_title(args.trace)
+        ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
+        print(f"wrote {args.plot}")
+    return 0
+
+
 def cmd_policies(args: argparse.Namespace) -> int:
     for name, description in sorted(pagesim.policies().items()):
         print(f"{name:<16} {description}")
@@ -273,6 +311,23 @@ def build_parser() -> argparse.ArgumentParser:
                        help="engine or policy parameter for every run; several values are a grid "
                             "axis, e.g. -P device=hdd-2002,nvme (repeatable)")
     sweep.set_defaults(func=cmd_sweep)
+
+    curve = sub.add_parser("mrc", help="miss-ratio curve: miss ratio against memory size (lru and "
+                                       "belady exact in one pass, other policies simulated)")
+    curve.add_argument("trace", help="trace file, any format")
+    curve.add_argument("--policies", default="lru,belady",
+                       help="comma-separated policy names (default lru,belady)")
+    curve.add_argument("--frames", help="memory sizes, comma-separated (default: --points sizes)")
+    curve.add_argument("--points", type=int, default=10,
+                       help="without --frames: this many sizes evenly spaced up to the footprint")
+    curve.add_argument("--shards", type=float, metavar="RATE",
+                       help="add the SHARDS estimate of the lru curve, sampling pages at RATE")
+    curve.add_argument("-o", "--output", help="write the curves to this CSV file")
+    curve.add_argument("--plot", help="write a plot of the curves to this image file (.png, .svg)")
+    _add_read_options(curve)
+    curve.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
+                       help="engine or policy parameter for simulated policies (repeatable)")
+    curve.set_defaults(func=cmd_mrc)
 
     policies = sub.add_parser("policies", help="list the registered policies")
     policies.set_defaults(func=cmd_policies)

@@ -78,6 +78,8 @@ def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[
     t = _trace(trace)
     n = len(t)
     sizes = None if frames is None else [int(f) for f in frames]
+    if sizes is not None and (not sizes or min(sizes) < 1):
+        raise _core.ConfigError(f"mrc needs frames >= 1 (memory sizes in page frames), got {sizes}")
     rows = []
     for policy in policies:
         if policy in ("lru", "belady") and textbook(**params) == TEXTBOOK:

@@ -208,6 +208,35 @@ def test_cli_sweep_errors_name_the_option(tmp_path):
         assert out.stderr.count("\n") == 1
 
 
+def test_cli_mrc_prints_the_curves(tmp_path):
+    # Belady's string, hand-traced (tests/cpp/test_hand_traced.cpp): lru 10 and 8 faults at 3
+    # and 4 frames, belady 7 and 6, fifo 9 and 10; 12 accesses.
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"R {p}\n" for p in BELADY))
+    csv, png = tmp_path / "c.csv", tmp_path / "c.png"
+    out = run_cli("mrc", str(path), "--page-numbers", "--frames", "3,4", "--policies",
+                  "lru,belady,fifo", "--shards", "1", "-o", str(csv), "--plot", str(png))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == f"# {path}: 12 accesses, 5 pages; miss ratio = faults / accesses, demand paging in trace order"
+    assert lines[1].split() == ["policy", "lru", "belady", "fifo", "lru_shards"]
+    assert lines[3].split() == ["3", "0.8333", "0.5833", "0.7500", "0.8333"]  # 10, 7, 9, 10 of 12
+    assert lines[4].split() == ["4", "0.6667", "0.5000", "0.8333", "0.6667"]  # 8, 6, 10, 8
+    import pandas as pd
+    df = pd.read_csv(csv)
+    assert list(df["faults"]) == [10, 8, 7, 6, 9, 10, 10, 8]  # SHARDS at rate 1 is exact
+    assert list(df["method"]) == ["one-pass"] * 4 + ["simulation"] * 2 + ["shards rate 1"] * 2
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    # Without --frames: --points sizes up to the footprint, here every size 1..5.
+    out = run_cli("mrc", str(path), "--page-numbers", "--policies", "lru")
+    assert [line.split()[0] for line in out.stdout.splitlines()[3:]] == ["1", "2", "3", "4", "5"]
+    for extra, message in [(["--frames", "0,3"], "mrc needs frames >= 1"),
+                           (["--points", "0"], "--points must be >= 1"),
+                           (["--policies", "lur"], "unknown policy 'lur'")]:
+        out = run_cli("mrc", str(path), "--page-numbers", *extra)
+        assert out.returncode == 2 and message in out.stderr, out.stderr
+
+
 def test_cli_errors_are_one_line_and_exit_2(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("R 1\nR x\n")
