@@ -148,8 +148,9 @@ def plot_vmstat(ts: Any, *, ax: Any = None, counters: Sequence[str] = ("faults",
     Parameters
     ----------
     ts
-        A DataFrame with a ``time`` column (seconds of virtual time, end of each interval)
-        and the columns above.
+        A run (:class:`pagesim.Result`, its :meth:`~pagesim.Result.vmstat` taken), its
+        ``vmstat()`` table (indexed by ``time_s``), or any DataFrame with a ``time`` or
+        ``time_s`` column (seconds of virtual time, end of each interval) and the columns above.
     ax
         Axes to draw on (the right-hand axis is created as ``ax.twinx()``).
     counters
@@ -160,21 +161,30 @@ def plot_vmstat(ts: Any, *, ax: Any = None, counters: Sequence[str] = ("faults",
     matplotlib.axes.Axes
         The left-hand axes; the right-hand one is ``ax.right_ax``.
     """
-    _need(ts, ["time"], "plot_vmstat")
+    from ._core import Result
+    if isinstance(ts, Result):
+        if ts.vmstat_arrays is None:
+            raise ConfigError("plot_vmstat: the run kept no vmstat series (it ran with interval_ns=0)")
+        ts = ts.vmstat()
+    if ts.index.name == "time_s":
+        ts = ts.reset_index()
+    time = next((c for c in ("time", "time_s") if c in ts.columns), None)
+    if time is None:
+        _need(ts, ["time"], "plot_vmstat (or an index named time_s, as Result.vmstat() gives)")
     resident = [c for c in ts.columns if str(c).startswith("resident")]
     present = [c for c in counters if c in ts.columns]
     if not resident and not present:
         raise ConfigError("plot_vmstat needs resident* columns or one of " + ", ".join(counters))
     ax = _axes(ax)
     for c in resident:
-        ax.plot(ts["time"], ts[c], label=str(c).replace("_", " "))
+        ax.plot(ts[time], ts[c], label=str(c).replace("_", " "))
     ax.set_xlabel("virtual time (s)")
     ax.set_ylabel("resident pages")
     right = ax.twinx()
     styles = {"faults": ("C3", "-"), "swap_ins": ("C2", "--"), "swap_outs": ("C4", ":")}
     for i, c in enumerate(present):
         color, style = styles.get(c, (f"C{5 + i}", "-"))
-        right.step(ts["time"], ts[c], style, where="post", color=color, label=f"{c.replace('_', '-')} / interval")
+        right.step(ts[time], ts[c], style, where="post", color=color, label=f"{c.replace('_', '-')} / interval")
     right.set_ylabel("events per interval")
     handles, labels = ax.get_legend_handles_labels()
     h2, l2 = right.get_legend_handles_labels()

@@ -54,6 +54,25 @@ def test_vmstat_from_a_hand_made_series():
     plt.close("all")
 
 
+def test_vmstat_of_a_run():
+    # The run itself or its vmstat() table (indexed by time_s): the lines are its columns.
+    t = pagesim.Trace.from_arrays(np.arange(4000) % 700, writes=np.arange(4000) % 3 == 0,
+                                  pids=(np.arange(4000) % 700) // 350 + 1)
+    r = pagesim.simulate(t, "lru", frames=300, device="nvme", interval_ns=5_000_000)
+    vm = r.vmstat()
+    assert len(vm) > 3
+    for source in (r, vm):
+        ax = plots.plot_vmstat(source)
+        lines = ax.get_lines()
+        assert [l.get_label() for l in lines] == ["resident 1", "resident 2"]
+        assert list(lines[1].get_xdata()) == list(vm.index)
+        assert list(lines[1].get_ydata()) == list(vm["resident_2"])
+        assert list(ax.right_ax.get_lines()[2].get_ydata()) == list(vm["swap_outs"])
+    with pytest.raises(pagesim.ConfigError, match="kept no vmstat series"):
+        plots.plot_vmstat(pagesim.simulate(t, "lru", frames=300, interval_ns=0))
+    plt.close("all")
+
+
 def test_prescient_ratio_lines_and_bars():
     df = pd.DataFrame({"policy": ["lru", "lru", "fifo", "fifo"], "frames": [10, 20, 10, 20],
                        "ratio": [1.4, 1.6, 1.9, 2.1]})
