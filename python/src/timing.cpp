@@ -1,10 +1,15 @@
 // Virtual time views of a Result: /usr/bin/time-like summaries, device statistics and the
 // vmstat series as read-only numpy views of the Result's Eigen arrays.
+#include <algorithm>
+#include <memory>
+#include <type_traits>
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "pagesim/device.hpp"
+#include "pagesim/error.hpp"
 #include "pagesim/result.hpp"
 #include "pagesim/timing.hpp"
 
@@ -37,6 +42,110 @@ py::dict time_row(const ProcTime& t, const Counters& c) {
   d["swap_ins"] = c.swap_ins;
   d["swap_outs"] = c.swap_outs;
   return d;
+}
+
+// A struct with for_each_field (Counters, ProcTime, DeviceStats) as a tuple of its fields, and
+// back.
+template <class S>
+py::tuple fields_of(const S& s) {
+  py::list out;
+  S::for_each_field([&](const char*, auto member) { out.append(s.*member); });
+  return py::tuple(out);
+}
+
+template <class S>
+S from_fields(py::handle state) {
+  const auto values = state.cast<py::tuple>();
+  S s;
+  std::size_t k = 0;
+  S::for_each_field([&](const char*, auto member) {
+    if (k >= values.size()) throw ConfigError("unsupported pickled Result state");
+    s.*member = values[k++].cast<std::remove_reference_t<decltype(s.*member)>>();
+  });
+  if (k != values.size()) throw ConfigError("unsupported pickled Result state");
+  return s;
+}
+
+template <class S>
+py::list list_of(const std::vector<S>& v) {
+  py::list out;
+  for (const S& s : v) out.append(fields_of(s));
+  return out;
+}
+
+template <class S>
+std::vector<S> vector_from(py::handle state) {
+  std::vector<S> out;
+  for (py::handle item : state.cast<py::list>()) out.push_back(from_fields<S>(item));
+  return out;
+}
+
+// An Eigen matrix (row-major, or a column) as a numpy copy, and back.
+template <class M>
+py::array_t<typename M::Scalar> array_of(const M& m) {
+  using T = typename M::Scalar;
+  if (M::ColsAtCompileTime == 1) return py::array_t<T>(static_cast<py::ssize_t>(m.size()), m.data());
+  return py::array_t<T>({static_cast<py::ssize_t>(m.rows()), static_cast<py::ssize_t>(m.cols())}, m.data());
+}
+
+template <class M>
+M matrix_from(py::handle state) {
+  using T = typename M::Scalar;
+  const auto a = state.cast<py::array_t<T, py::array::c_style | py::array::forcecast>>();
+  if (a.ndim() != (M::ColsAtCompileTime == 1 ? 1 : 2)) throw ConfigError("unsupported pickled Result state");
+  M m(a.shape(0), M::ColsAtCompileTime == 1 ? 1 : a.shape(1));
+  std::copy(a.data(), a.data() + a.size(), m.data());
+  return m;
+}
+
+py::object vmstat_state(const Result& r) {
+  if (!r.vmstat) return py::none();
+  const Vmstat& v = *r.vmstat;
+  return py::make_tuple(v.interval_ns, array_of(v.time_ns), array_of(v.resident),
+                        array_of(v.free_frames), array_of(v.faults), array_of(v.major_faults),
+                        array_of(v.swap_ins), array_of(v.swap_outs), array_of(v.device_busy));
+}
+
+std::shared_ptr<const Vmstat> vmstat_from(py::handle state) {
+  if (state.is_none()) return nullptr;
+  const auto s = state.cast<py::tuple>();
+  if (s.size() != 9) throw ConfigError("unsupported pickled Result state");
+  auto v = std::make_shared<Vmstat>();
+  v->interval_ns = s[0].cast<Tick>();
+  v->time_ns = matrix_from<Vmstat::Column>(s[1]);
+  v->resident = matrix_from<Vmstat::PerProc>(s[2]);
+  v->free_frames = matrix_from<Vmstat::Column>(s[3]);
+  v->faults = matrix_from<Vmstat::Column>(s[4]);
+  v->major_faults = matrix_from<Vmstat::Column>(s[5]);
+  v->swap_ins = matrix_from<Vmstat::Column>(s[6]);
+  v->swap_outs = matrix_from<Vmstat::Column>(s[7]);
+  v->device_busy = matrix_from<Eigen::VectorXd>(s[8]);
+  return v;
+}
+
+// Pickling (multiprocessing, Dask futures, joblib): every field, the vmstat arrays copied.
+py::tuple result_state(const Result& r) {
+  return py::make_tuple(1, r.policy, r.frames, fields_of(r.total), list_of(r.per_proc), r.proc_pids,
+                        r.swap_slots_used, fields_of(r.time), list_of(r.per_proc_time), r.device,
+                        r.schedule, fields_of(r.device_stats), vmstat_state(r));
+}
+
+Result result_from_state(const py::tuple& s) {
+  if (s.size() != 13 || s[0].cast<int>() != 1) throw ConfigError("unsupported pickled Result state");
+  Result r;
+  r.policy = s[1].cast<std::string>();
+  r.frames = s[2].cast<std::size_t>();
+  r.total = from_fields<Counters>(s[3]);
+  r.per_proc = vector_from<Counters>(s[4]);
+  r.proc_pids = s[5].cast<std::vector<std::uint64_t>>();
+  r.swap_slots_used = s[6].cast<std::uint64_t>();
+  r.time = from_fields<ProcTime>(s[7]);
+  r.per_proc_time = vector_from<ProcTime>(s[8]);
+  r.device = s[9].cast<std::string>();
+  r.schedule = s[10].cast<std::string>();
+  r.device_stats = from_fields<DeviceStats>(s[11]);
+  r.vmstat = vmstat_from(s[12]);
+  return r;
 }
 
 }  // namespace
@@ -94,7 +203,8 @@ void register_timing(py::module_& m) {
             d["device_busy"] = column(vm.device_busy, self);
             return std::move(d);
           },
-          "The vmstat series as read-only numpy views (None when interval_ns=0).");
+          "The vmstat series as read-only numpy views (None when interval_ns=0).")
+      .def(py::pickle(&result_state, &result_from_state));
 
   m.def("device_presets", &DeviceConfig::preset_names);
 }

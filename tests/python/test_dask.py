@@ -34,7 +34,7 @@ def client():
 
 def test_dask_sweep_equals_local_sweep(client, tmp_path):
     path = tmp_path / "t.txt"
-    path.write_text("".join(f"{1 + i % 2} {'W' if i % 3 == 0 else 'R'} {(i * 7919) % 97}\n"
+    path.write_text("".join(f"{1 + i % 2} {'W' if i % 3 == 0 else 'R'} {(i * 7919) % 97 * 4096}\n"
                             for i in range(2000)))
     traces = {"generated": random_trace(1), "file": str(path)}
     kw = dict(policies=["lru", "fifo", ("random", {"seed": 5}), "belady"], fractions=[0.1, 0.5],
@@ -76,7 +76,7 @@ def test_cli_sweep_on_a_dask_scheduler(client, tmp_path, capsys):
     # `pagesim sweep --dask ADDRESS`: the workers load the file by path; the table is the local one.
     from pagesim import cli
     path = tmp_path / "t.txt"
-    path.write_text("".join(f"{1 + i % 2} {'W' if i % 3 == 0 else 'R'} {(i * 7919) % 97}\n"
+    path.write_text("".join(f"{1 + i % 2} {'W' if i % 3 == 0 else 'R'} {(i * 7919) % 97 * 4096}\n"
                             for i in range(2000)))
     args = ["sweep", str(path), "--policies", "lru,clock", "--frames", "10,30", "-P",
             "device=none,hdd-2002"]
@@ -84,4 +84,15 @@ def test_cli_sweep_on_a_dask_scheduler(client, tmp_path, capsys):
     local = capsys.readouterr().out
     assert cli.main(args + ["--dask", client.scheduler.address]) == 0
     assert capsys.readouterr().out == local
-    assert len(local.splitlines()) == 1 + 2 * 2 * 2
+    rows = [line.split() for line in local.splitlines()[1:]]
+    assert len(rows) == 2 * 2 * 2 and min(int(r[7]) for r in rows) > 0  # swap_outs
+
+
+def test_simulate_submitted_to_dask_returns_a_result(client, tmp_path):
+    # A Result travels back from a worker (pickled with every view).
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"{1 + i % 2} W {(i * 7919) % 97 * 4096}\n" for i in range(2000)))
+    remote = client.submit(pagesim.simulate, str(path), "lru", frames=20, device="nvme").result()
+    local = pagesim.simulate(str(path), "lru", frames=20, device="nvme")
+    assert remote.summary() == local.summary() and remote.counters["swap_outs"] > 0
+    assert remote.vmstat().equals(local.vmstat())

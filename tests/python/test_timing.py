@@ -1,4 +1,5 @@
 import numpy as np
+import pandas as pd
 import pytest
 
 import pagesim
@@ -90,3 +91,26 @@ def test_readahead_counters():
     t = pagesim.Trace.from_arrays(np.array([0, 1, 2, 3, 0, 4]), writes=np.array([1, 1, 1, 1, 0, 1]))
     c = pagesim.simulate(t, "lru", frames=2, page_cluster=1).counters
     assert (c["readahead_pages"], c["readahead_used"], c["readahead_wasted"]) == (1, 0, 1)
+
+
+def test_results_pickle_with_every_view():
+    # Two processes on a disk with a vmstat series: every view of the copy equals the original's
+    # (multiprocessing, Dask futures and joblib pickle what a function returns).
+    import pickle
+    t = pagesim.Trace.from_arrays(np.arange(6000) % 900, writes=np.arange(6000) % 4 == 0,
+                                  pids=(np.arange(6000) % 900) // 450 + 1)
+    for params in (dict(device="hdd-2002", interval_ns=50_000_000), dict(interval_ns=0)):
+        r = pagesim.simulate(t, "clock", frames=400, **params)
+        u = pickle.loads(pickle.dumps(r))
+        for view in ("policy", "frames", "swap_slots_used", "counters", "per_process", "time",
+                     "per_process_time", "device", "schedule", "device_stats"):
+            assert getattr(u, view) == getattr(r, view), view
+        assert u.summary() == r.summary()
+        if params["interval_ns"]:
+            assert r.counters["swap_ins"] > 0 and len(r.vmstat()) > 2
+            pd.testing.assert_frame_equal(u.vmstat(), r.vmstat())
+            assert not u.vmstat_arrays["resident"].flags.writeable
+        else:
+            assert u.vmstat_arrays is None
+    with pytest.raises(pagesim.ConfigError, match="unsupported pickled Result state"):
+        pagesim.Result.__new__(pagesim.Result).__setstate__((2,))
