@@ -311,6 +311,25 @@ ConfigError
       .def_property_readonly("flags", [](py::object self) { return view(self.cast<const Trace&>().flags(), self); })
       .def_property_readonly("page_procs", [](py::object self) { return view(self.cast<const Trace&>().page_procs(), self); })
       .def_property_readonly("page_vpns", [](py::object self) { return view(self.cast<const Trace&>().page_vpns(), self); })
+      .def_property_readonly(
+          "page_kinds",
+          [](py::object self) {
+            // PageKind is one byte, 0 anonymous and 1 file: the column read as uint8.
+            const auto& kinds = self.cast<const Trace&>().page_kinds();
+            static_assert(sizeof(PageKind) == 1);
+            py::array_t<std::uint8_t> a({kinds.size()}, {sizeof(PageKind)},
+                                        reinterpret_cast<const std::uint8_t*>(kinds.data()), self);
+            py::detail::array_proxy(a.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+            return a;
+          },
+          "Per page: 0 anonymous, 1 file-backed (read-only view).")
+      .def_property_readonly(
+          "writes",
+          [](py::object self) {
+            // Flags are 0 or 1 (checked when the trace is built): a bool view of them.
+            return self.attr("flags").attr("view")(py::module_::import("numpy").attr("bool_"));
+          },
+          "Per access: True for a write (read-only view of flags).")
       .def_property_readonly("proc_pids", [](py::object self) { return view(self.cast<const Trace&>().proc_pids(), self); })
       .def(py::pickle(&trace_state, &trace_from_state))
       .def("__repr__", [](const Trace& t) {

@@ -43,6 +43,20 @@ def test_bool_writes_and_per_page_columns_are_used_in_place():
     assert not kinds.flags.writeable
     assert list(t.proc_accesses) == [1, 2]  # page 1 (process 1) twice, page 0 once
     assert pagesim.traces.summary(t)["file_pages"] == 1
+    # Every column reads back as a view, writes and page kinds too.
+    assert np.shares_memory(t.writes, writes) and np.shares_memory(t.page_kinds, kinds)
+    assert t.writes.dtype == np.bool_ and list(t.writes) == [True, False, False]
+    assert list(t.page_kinds) == [0, 1] and not t.page_kinds.flags.writeable
+
+
+def test_the_columns_of_a_trace_rebuild_it():
+    t = pagesim.generate("kbuild", jobs=6, job_accesses=500, shared_mib=1, heap_mib=1)
+    u = Trace.from_columns(t.pages, t.writes, page_procs=t.page_procs, page_vpns=t.page_vpns,
+                           page_kinds=t.page_kinds, proc_pids=t.proc_pids)
+    assert 0 < pagesim.traces.summary(t)["file_pages"] < t.num_pages and t.num_procs == 7
+    for policy in ("lru", "clock_pro"):
+        assert (pagesim.simulate(u, policy, frames=200).summary()
+                == pagesim.simulate(t, policy, frames=200).summary())
 
 
 def test_a_read_only_memmap_is_used_in_place(tmp_path):
