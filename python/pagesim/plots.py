@@ -32,8 +32,19 @@ def _x_column(df: Any, x: str) -> str:
     return x
 
 
+def _swept(df: Any) -> list:
+    """The parameters a sweep table varies: its columns between ``fraction`` and ``accesses``
+    (where :func:`pagesim.sweep` puts them) holding more than one value."""
+    columns = list(df.columns)
+    if "fraction" not in columns or "accesses" not in columns:
+        return []
+    between = columns[columns.index("fraction") + 1:columns.index("accesses")]
+    return [c for c in between if df[c].nunique() > 1]
+
+
 def _groups(df: Any, policies: Optional[Sequence[str]]):
-    """(label, rows) per policy (and per trace when there are several), in table order."""
+    """(label, rows) per policy (and per trace when there are several, and per value of each
+    swept parameter), in table order."""
     if policies is not None:
         unknown = sorted(set(policies) - set(df["policy"]))
         if unknown:
@@ -41,9 +52,13 @@ def _groups(df: Any, policies: Optional[Sequence[str]]):
                               f"{', '.join(dict.fromkeys(df['policy']))}")
         df = df[df["policy"].isin(policies)]
     several = "trace" in df.columns and df["trace"].nunique() > 1
-    keys = ["trace", "policy"] if several else "policy"
-    for key, rows in df.groupby(keys, sort=False):
-        yield (f"{key[1]} ({key[0]})" if several else key), rows
+    swept = _swept(df)
+    keys = (["trace"] if several else []) + ["policy"] + swept
+    for key, rows in df.groupby(keys if len(keys) > 1 else keys[0], sort=False):
+        values = dict(zip(keys, key if len(keys) > 1 else (key,)))
+        label = f"{values['policy']} ({values['trace']})" if several else str(values["policy"])
+        label += "".join(f", {c}={values[c]}" for c in swept)
+        yield label, rows
 
 
 def _memory_label(x: str) -> str:

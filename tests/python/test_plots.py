@@ -30,6 +30,18 @@ def test_miss_ratio_curves(table):
     plt.close(fig)
 
 
+def test_a_swept_parameter_gets_a_line_per_value():
+    df = pagesim.sweep(random_trace(1), policies=["lru", "fifo"], fractions=[0.2, 0.5],
+                       page_cluster=[0, 3], schedule=["static"], progress=False)
+    ax = plots.plot_miss_ratio(df)
+    lines = {l.get_label(): l for l in ax.get_lines()}
+    assert list(lines) == ["lru, page_cluster=0", "fifo, page_cluster=0",
+                           "lru, page_cluster=3", "fifo, page_cluster=3"]  # one schedule: no label
+    rows = df[(df.policy == "fifo") & (df.page_cluster == 3)]
+    assert list(lines["fifo, page_cluster=3"].get_ydata()) == list(rows.faults / rows.accesses)
+    plt.close("all")
+
+
 def test_faults_and_swap_outs(table):
     ax = plots.plot_faults(table, policies=["lru", "belady"])
     labels = [l.get_label() for l in ax.get_lines()]
