@@ -20,14 +20,20 @@ class Fifo final : public Policy {
     ring_.assign(frames, kNoPage);
     head_ = 0;
     count_ = 0;
+    dead_ = 0;
   }
-  void on_fault(const Access& a, PageTableView) override {
+  void on_fault(const Access& a, PageTableView view) override {
+    if (dead_ != 0) drop_dead(view);
     std::size_t tail = head_ + count_;
     if (tail >= ring_.size()) tail -= ring_.size();
     ring_[tail] = a.page;
     ++count_;
   }
+  // A freed page leaves the queue at the next fault or reclaim (the ring has room for `frames`
+  // pages, and until then it counts against them).
+  void on_free(PageId p, PageTableView view) override { dead_ += view.resident(p); }
   PageId select_victim(PageTableView view) {
+    if (dead_ != 0) drop_dead(view);
     if (count_ == 0) return kNoPage;
     const PageId victim = ring_[head_];
     if (++head_ == ring_.size()) head_ = 0;
@@ -45,10 +51,22 @@ class Fifo final : public Policy {
   }
 
  private:
+  // Drops the pages no longer resident (freed: a victim leaves at once), keeping the order.
+  void drop_dead(PageTableView view) {
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < count_; ++k) {
+      const PageId p = ring_[(head_ + k) % ring_.size()];
+      if (view.resident(p)) ring_[(head_ + kept++) % ring_.size()] = p;
+    }
+    count_ = kept;
+    dead_ = 0;
+  }
+
   static constexpr std::size_t kAhead = 4;
   std::vector<PageId> ring_;
   std::size_t head_ = 0;
   std::size_t count_ = 0;
+  std::size_t dead_ = 0;  // freed pages still in the ring
 };
 
 }  // namespace

@@ -49,6 +49,10 @@ class Lru final : public Policy {
     stamp(a.page);
   }
   void on_fault(const Access& a, PageTableView) override { stamp(a.page); }
+  void on_free(PageId p, PageTableView view) override {
+    const std::uint32_t s = stamp_[p];
+    if (view.resident(p)) live_[s / 64] &= ~(std::uint64_t{1} << (s % 64));
+  }
   PageId select_victim(PageTableView view) {
     const std::size_t s = oldest();
     if (s == kNone) return kNoPage;

@@ -23,12 +23,21 @@ class RandomPolicy final : public Policy {
   void reset(std::size_t /*num_pages*/, std::size_t frames) override {
     rng_.reseed(seed_);
     resident_.clear();
+    dead_ = 0;
     resident_.reserve(frames);
   }
   void on_fault(const Access& a, PageTableView) override {
     resident_.push_back(a.page);
   }
+  // A freed page leaves resident_ at the next reclaim.
+  void on_free(PageId p, PageTableView view) override { dead_ += view.resident(p); }
   PageId select_victim(PageTableView view) {
+    if (dead_ != 0) {
+      resident_.erase(std::remove_if(resident_.begin(), resident_.end(),
+                                     [&](PageId p) { return !view.resident(p); }),
+                      resident_.end());
+      dead_ = 0;
+    }
     if (resident_.empty()) return kNoPage;
     const std::size_t k = rng_.below(resident_.size());
     const PageId victim = resident_[k];
@@ -55,6 +64,7 @@ class RandomPolicy final : public Policy {
   std::uint64_t seed_;
   Rng rng_;
   std::vector<PageId> resident_;
+  std::size_t dead_ = 0;  // freed pages still in resident_
 };
 
 }  // namespace

@@ -45,6 +45,7 @@ EngineConfig EngineConfig::from_params(const Params& params) {
       params.get_int("quantum_ns", static_cast<std::int64_t>(config.quantum_ns), 1, std::int64_t{1} << 50));
   config.interval_ns = static_cast<Tick>(params.get_int(
       "interval_ns", static_cast<std::int64_t>(config.interval_ns), 0, std::int64_t{1} << 60));
+  config.free_on_exit = params.get_bool("free_on_exit", false);
   return config;
 }
 
@@ -104,7 +105,29 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(std::size_t{1} << config_.page_cluster);
   demand_paging_ = config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0;
+  if (config_.free_on_exit && !one_proc_) plan_exits();
   evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
+}
+
+void Engine::plan_exits() {
+  const std::size_t np = trace_.num_procs();
+  exit_begin_.assign(np + 1, 0);
+  for (PageId p = 0; p < trace_.num_pages(); ++p) {
+    if (trace_.page_kind(p) == PageKind::kAnon) ++exit_begin_[trace_.page_proc(p) + 1];
+  }
+  for (ProcId q = 0; q < np; ++q) exit_begin_[q + 1] += exit_begin_[q];
+  exit_pages_.resize(exit_begin_[np]);
+  std::vector<std::size_t> next(exit_begin_.begin(), exit_begin_.end() - 1);
+  for (PageId p = 0; p < trace_.num_pages(); ++p) {
+    if (trace_.page_kind(p) == PageKind::kAnon) exit_pages_[next[trace_.page_proc(p)]++] = p;
+  }
+  // The static order: each process exits after its last access, unless that is the trace's.
+  std::vector<std::size_t> last(np, 0);
+  for (std::size_t i = 0; i < trace_.size(); ++i) last[trace_.page_proc(trace_.page(i))] = i;
+  for (ProcId q = 0; q < np; ++q) {
+    if (last[q] + 1 < trace_.size()) exits_.emplace_back(last[q], q);
+  }
+  std::sort(exits_.begin(), exits_.end());
 }
 
 PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {

@@ -1,8 +1,17 @@
 #include "pagesim/registry.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "pagesim/error.hpp"
 
 namespace pagesim {
+
+void Policy::on_free(PageId page, PageTableView /*view*/) {
+  throw PolicyError("the policy does not implement on_free(page, view), which free_on_exit=true "
+                    "calls for each anonymous page of an exiting process (here page " +
+                    std::to_string(page) + "): implement it, or run with free_on_exit=false");
+}
 
 Registry& Registry::instance() {
   static Registry registry;

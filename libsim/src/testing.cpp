@@ -66,6 +66,78 @@ bool run_once(Report& report, const Trace& t, const PolicyFactory& make, const s
   return false;
 }
 
+// The exit checks of the conformance suite (see check_conformance).
+void check_exits(Report& report, const std::string& name, const PolicyFactory& make,
+                 bool registered, const ConformanceOptions& options) {
+  const bool prescient = make(with(options.params, "frames", std::int64_t{1}))->traits().needs_future;
+  const std::vector<std::string> schedules =
+      prescient ? std::vector<std::string>{"static"} : std::vector<std::string>{"static", "round_robin"};
+  // Process 1 writes frames + 5 pages once each and exits; then process 2 writes `frames` new
+  // pages once each. Every policy evicts 5 of process 1's pages, each dirty (5 swap-outs), and
+  // then none: process 1's exit frees all its frames and slots.
+  for (std::int64_t frames : {1, 3, 8}) {
+    TraceBuilder b(4096, "exit-then-fill");
+    for (std::int64_t p = 0; p < frames + 5; ++p) b.add(1, static_cast<std::uint64_t>(p), true);
+    for (std::int64_t p = 0; p < frames; ++p) b.add(2, static_cast<std::uint64_t>(p), true);
+    const Trace t = std::move(b).build();
+    for (const std::string& schedule : schedules) {
+      for (const char* device : {"none", "nvme"}) {
+        const std::string context = " (process 1 writes " + std::to_string(frames + 5) +
+                                    " pages and exits, process 2 writes " + std::to_string(frames) +
+                                    "; frames " + std::to_string(frames) + ", schedule " + schedule +
+                                    ", device " + device + ", free_on_exit)";
+        Params params = with(with(with(with(options.params, "frames", frames), "free_on_exit", true),
+                                  "schedule", schedule), "device", std::string(device));
+        Result r;
+        if (!run_once(report, t, make, name, params, r, context)) continue;
+        ++report.checks;
+        if (r.total.evictions != 5 || r.total.swap_outs != 5 || r.total.faults != 2 * static_cast<std::uint64_t>(frames) + 5 ||
+            r.swap_slots_used != 0) {
+          report.fail("the exit did not free process 1's memory: " + std::to_string(r.total.evictions) +
+                      " evictions, " + std::to_string(r.total.swap_outs) + " swap-outs, " +
+                      std::to_string(r.swap_slots_used) + " swap slots in use at the end; expected 5, 5, 0" +
+                      context);
+        }
+      }
+    }
+  }
+  // Processes that come and go, in every setting that changes how pages come and leave.
+  for (std::uint64_t seed = 1; seed <= std::max<std::uint64_t>(options.traces / 10, 1); ++seed) {
+    const Trace t = staggered_trace(seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, seed % 2 == 0);
+    const auto frames = static_cast<std::int64_t>(2 + seed % 7);
+    const Params base = with(with(options.params, "frames", frames), "free_on_exit", true);
+    std::vector<std::pair<std::string, Params>> settings;
+    for (const std::string& schedule : schedules) {
+      const Params p = with(base, "schedule", schedule);
+      settings.emplace_back(schedule, p);
+      settings.emplace_back(schedule + ", page_cluster 0", with(p, "page_cluster", std::int64_t{0}));
+      settings.emplace_back(schedule + ", free_slot_on_swapin", with(p, "free_slot_on_swapin", true));
+      settings.emplace_back(schedule + ", hdd-2002", with(p, "device", std::string("hdd-2002")));
+      if (frames >= 4) {
+        settings.emplace_back(schedule + ", watermarks 1/3",
+                              with(with(p, "low_watermark", std::int64_t{1}), "high_watermark", std::int64_t{3}));
+      }
+    }
+    for (const auto& [what, params] : settings) {
+      const std::string context = " (staggered_trace seed " + std::to_string(seed) + ", frames " +
+                                  std::to_string(frames) + ", " + what + ", free_on_exit)";
+      Result r;
+      if (!run_once(report, t, make, name, params, r, context)) continue;
+      check_sums(report, r.total, context);
+      if (registered) {
+        ++report.checks;
+        try {
+          if (simulate(t, name, params).total != r.total) {
+            report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree" + context);
+          }
+        } catch (const Error& e) {
+          report.fail(std::string(e.what()) + context);
+        }
+      }
+    }
+  }
+}
+
 Report conformance(const std::string& name, const PolicyFactory& make, bool registered,
                    const ConformanceOptions& options) {
   Report report;
@@ -142,6 +214,7 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
       }
     }
   }
+  check_exits(report, name, make, registered, options);
   return report;
 }
 
@@ -176,6 +249,26 @@ Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages, 
     const std::uint64_t r = rng.below(pages);
     const std::uint64_t vpn = rng.below(2) ? r : r / 2;
     // Odd pages of even pids are file-backed: a page keeps one kind.
+    const bool file = files && pid % 2 == 0 && vpn % 2 == 1;
+    b.add(pid, vpn, rng.uniform() < 0.3, file ? PageKind::kFile : PageKind::kAnon);
+  }
+  return std::move(b).build();
+}
+
+Trace staggered_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages,
+                      std::uint64_t procs, bool files) {
+  Rng rng(seed);
+  TraceBuilder b(4096, "staggered_trace(" + std::to_string(seed) + ")");
+  const std::size_t half = std::max<std::size_t>(length / 2, 1);
+  for (std::size_t i = 0; i < (procs + 1) * half; ++i) {
+    // Process k runs in [k * half, (k + 2) * half): at i, processes j - 1 and j (j = i / half),
+    // those that exist.
+    const std::uint64_t j = i / half;
+    const std::uint64_t lo = j == 0 ? 0 : j - 1;
+    const std::uint64_t hi = std::min<std::uint64_t>(j, procs - 1);
+    const std::uint64_t pid = 1 + lo + rng.below(hi - lo + 1);
+    const std::uint64_t r = rng.below(pages);
+    const std::uint64_t vpn = rng.below(2) ? r : r / 2;
     const bool file = files && pid % 2 == 0 && vpn % 2 == 1;
     b.add(pid, vpn, rng.uniform() < 0.3, file ? PageKind::kFile : PageKind::kAnon);
   }

@@ -62,6 +62,11 @@ struct EngineConfig {
   Tick quantum_ns = 10'000'000;
   // vmstat interval (key "interval_ns", default 1 s; 0: no time series).
   Tick interval_ns = 1'000'000'000;
+  // A process exits after its last access (key "free_on_exit"): its anonymous pages leave
+  // memory and swap, and the policy forgets them (Policy::on_free); its file pages stay in
+  // the page cache. Default false: a process whose accesses end sleeps, its pages stay until
+  // reclaimed (a trace does not say whether its processes exited; the hog generator's sleeps).
+  bool free_on_exit = false;
 
   static EngineConfig from_params(const Params& params);
 };
@@ -259,6 +264,12 @@ class Engine {
   void fault_plain_io(P& policy, std::size_t i, PageId p);
   template <class P>
   void run_round_robin(P& policy, const PolicyTraits& traits);
+  // Process q's exit with free_on_exit (else nothing): frees its anonymous pages, frames and
+  // swap slots, and tells the policy (on_free). Not for the last process: the run ends there.
+  template <class P>
+  void exit_process(P& policy, ProcId q);
+  // Fills exit_begin_, exit_pages_ and exits_.
+  void plan_exits();
   // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
   ProcId proc_of(PageId p) const { return one_proc_ ? 0 : trace_.page_proc(p); }
   // Counters of the process owning page p.
@@ -298,6 +309,12 @@ class Engine {
   std::vector<std::int64_t> resident_of_;
   SwapMap swap_;
   std::vector<Counters> per_proc_;
+  // free_on_exit with several processes: each process's anonymous pages,
+  // exit_pages_[exit_begin_[q] .. exit_begin_[q + 1]), and for the static order the accesses
+  // after which a process exits, (trace index, process) by index.
+  std::vector<std::size_t> exit_begin_;
+  std::vector<PageId> exit_pages_;
+  std::vector<std::pair<std::size_t, ProcId>> exits_;
   // Per process kTallies each: [proc * kTallies + k]. Not yet in per_proc_.
   std::vector<std::uint64_t> fault_tallies_, eviction_tallies_;
   bool one_proc_ = false;
@@ -562,6 +579,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   constexpr std::size_t d = detail::kPrefetchDistance;
   Tick now = now_;
   Tick next_event = next_event_;
+  std::size_t exit_k = 0;
+  std::size_t next_exit = exits_.empty() ? n : exits_[0].first;
   for (std::size_t i = 0; i < n; ++i) {
     now += cpu;
     if (now >= next_event) {
@@ -582,13 +601,19 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
         if (track_page_next_) page_next_[p] = next_use_[i];
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
       }
-      continue;
+    } else {
+      now_ = now;
+      if (fault(policy, i, p)) wait_for_read(proc_of(p));
+      now = now_;
+      next_event = next_event_;
+      if constexpr (kMulti) finish_[page_proc[p]] = now;
     }
-    now_ = now;
-    if (fault(policy, i, p)) wait_for_read(proc_of(p));
-    now = now_;
-    next_event = next_event_;
-    if constexpr (kMulti) finish_[page_proc[p]] = now;
+    if constexpr (kMulti) {
+      if (i == next_exit) {
+        exit_process(policy, exits_[exit_k].second);
+        next_exit = ++exit_k < exits_.size() ? exits_[exit_k].first : n;
+      }
+    }
   }
   now_ = now;
   if constexpr (!kMulti) {
@@ -825,7 +850,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
       // Its last access waited for a read: it ends when the read completes.
       done[q] = 1;
       finish_[q] = ready_at_[q];
-      --remaining;
+      if (--remaining != 0) exit_process(policy, q);
       continue;
     }
     const Tick slice_end = now_ + config_.quantum_ns;
@@ -865,8 +890,28 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     } else if (k == end) {
       done[q] = 1;
       finish_[q] = now_;
-      --remaining;
+      if (--remaining != 0) exit_process(policy, q);
     }
+  }
+}
+
+template <class P>
+void Engine::exit_process(P& policy, ProcId q) {
+  if (exit_begin_.empty()) return;
+  for (std::size_t k = exit_begin_[q]; k < exit_begin_[q + 1]; ++k) {
+    const PageId p = exit_pages_[k];
+    try {
+      policy.on_free(p, view());  // the view still shows the page as it was
+    } catch (const PolicyError& e) {
+      throw PolicyError("policy '" + policy_name_ + "': " + e.what());
+    }
+    PageBits& b = bits_[p];
+    if (b.has(page_bits::kResident)) {
+      --resident_;
+      --resident_of_[q];
+    }
+    if (b.has(page_bits::kInSwap)) release_slot(p);
+    b.value = 0;
   }
 }
 

@@ -54,6 +54,17 @@ struct PolicyTraits {
 //            the engine makes the page resident with the referenced bit set (dirty on a
 //            write), then
 //            on_fault(access, view)
+//     exit:  with free_on_exit, after the last access of a process (in replay order) while
+//            another process still has accesses to make, for each anonymous page of it,
+//            resident or not, in page id order:
+//              on_free(page, view)              view.resident(page) says whether it is
+//                                               resident; then the engine frees its frame and
+//                                               swap slot. Drop it from every structure,
+//                                               history (ghost entries) included: it is never
+//                                               accessed again. A policy may also drop it
+//                                               later, when it meets it non-resident, but must
+//                                               never nominate it.
+//            File pages stay: the page cache outlives the process.
 // A policy must drop a victim from its own structures in select_victims or in on_evict; the
 // engine never evicts a page the policy did not nominate.
 class Policy {
@@ -67,6 +78,8 @@ class Policy {
   virtual void select_victims(std::size_t want, PageTableView view, VictimList& out) = 0;
   virtual void on_evict(PageId /*page*/, PageTableView /*view*/) {}
   virtual void on_tick(Tick /*now*/, PageTableView /*view*/) {}
+  // Default: a PolicyError saying that the policy cannot run with free_on_exit.
+  virtual void on_free(PageId page, PageTableView view);
 };
 
 }  // namespace pagesim

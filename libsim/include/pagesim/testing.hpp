@@ -32,6 +32,13 @@ Params textbook(Params params = {});
 Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages,
                    std::uint64_t procs = 1, bool files = false);
 
+// Processes that come and go: process k (pid k + 1) makes its accesses in positions
+// [k * h, (k + 2) * h) of the trace, h = length / 2, so at most two run at a time and each
+// but the last ends (exits, with free_on_exit) while the next still runs. Pages, writes and
+// file pages as random_trace. Deterministic for a seed.
+Trace staggered_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages,
+                      std::uint64_t procs, bool files = false);
+
 // A memory hog and an interactive program, in trace order: the hog (pid 1) writes
 // `hog_pages` anonymous pages in a cycle; the interactive program (pid 2) wakes up `bursts`
 // times and reads its `interactive_pages` file pages (its text), with `gap` hog accesses
@@ -64,7 +71,11 @@ struct Report {
 // (hits + faults = accesses, faults = minor + major, evictions = clean + dirty, per-process
 // counters sum to the total), memory never holds more than `frames` pages, a fresh instance
 // with the same parameters gives the same counts (seeded policies included), Belady's MIN
-// faults no more (both as textbook demand paging: page_cluster=0, schedule='static'), and batch reclaim between watermarks works.
+// faults no more (both as textbook demand paging: page_cluster=0, schedule='static'), batch
+// reclaim between watermarks works, and processes that exit (free_on_exit) leave their frames
+// and swap slots free and are forgotten (Policy::on_free): exact counts on a trace where one
+// process ends before another starts, and runs on staggered_trace in every schedule, with
+// readahead, watermarks and a device.
 Report check_conformance(const std::string& name, const PolicyFactory& make,
                          const ConformanceOptions& options = {});
 // The same for a registered policy; also checks that the inlined replay (by name) and the
