@@ -8,9 +8,9 @@
 namespace pagesim {
 
 void Policy::on_free(PageId page, PageTableView /*view*/) {
-  throw PolicyError("the policy does not implement on_free(page, view), which free_on_exit=true "
-                    "calls for each anonymous page of an exiting process (here page " +
-                    std::to_string(page) + "): implement it, or run with free_on_exit=false");
+  throw PolicyError("on_free(page, view) is not implemented; free_on_exit=true calls it for each "
+                    "anonymous page of an exiting process (here page " + std::to_string(page) +
+                    "): implement it, or run with free_on_exit=false");
 }
 
 Registry& Registry::instance() {
