@@ -28,6 +28,7 @@ class CleanFirstLru final : public Policy {
   }
   void on_hit(const Access& a, PageTableView) override { list_.move_to_front(0, a.page); }
   void on_fault(const Access& a, PageTableView) override { list_.push_front(0, a.page); }
+  void on_free(PageId p, PageTableView) override { list_.remove(p); }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     while (out.size() < want && !list_.empty(0)) {
       PageId victim = list_.back(0);

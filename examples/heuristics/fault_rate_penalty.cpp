@@ -36,6 +36,8 @@ class FaultRatePenalty final : public Policy {
       for (double& r : recent_) r /= 2;
     }
   }
+  // An exited process's pages leave its list; an empty list is never chosen.
+  void on_free(PageId p, PageTableView) override { lru_.forget(p); }
   void select_victims(std::size_t want, PageTableView, VictimList& out) override {
     while (out.size() < want) {
       const ProcId q = choose();

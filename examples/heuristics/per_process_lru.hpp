@@ -46,6 +46,8 @@ class PerProcessLru {
 
   // Removes and returns the oldest page of `proc`.
   PageId take_oldest(ProcId proc) { return lists_.pop_back(proc); }
+  // Drops p, if listed (its process exited).
+  void forget(PageId p) { lists_.remove(p); }
 
  private:
   PageLists lists_;

@@ -22,6 +22,7 @@ class ProcessAwareAging final : public Policy {
   void reset(std::size_t num_pages, std::size_t) override { lru_.reset(num_pages); }
   void on_hit(const Access& a, PageTableView) override { lru_.touch(a); }
   void on_fault(const Access& a, PageTableView) override { lru_.touch(a); }
+  void on_free(PageId p, PageTableView) override { lru_.forget(p); }
   void select_victims(std::size_t want, PageTableView, VictimList& out) override {
     while (out.size() < want) {
       ProcId best = kNoProc;

@@ -50,6 +50,11 @@ class Policy(_core.Policy):
         Called for each victim after the engine evicted it.
     ``on_tick(now, view)``
         Called every ``traits.tick_ns`` of virtual time (periodic aging).
+    ``on_free(page, view)``
+        Needed to run with ``free_on_exit=True``: called for each anonymous page of a process
+        that exited, resident or not (``view.resident(page)`` still says which); forget the
+        page, it is never accessed again. Without it such a run raises
+        :class:`pagesim.PolicyError`.
     ``traits``
         A :class:`PolicyTraits` (class attribute or method), default: no hits, no future,
         no ticks.

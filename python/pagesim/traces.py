@@ -37,7 +37,8 @@ GENERATORS = {
     "zipf": "independent references with zipf popularity (accesses, pages, alpha, write_fraction, seed)",
     "loop": "cyclic sweep over pages, LRU's worst case (accesses, pages, write_fraction, seed)",
     "phases": "working sets that shift from phase to phase (accesses, phases, pages, shift, write_fraction, seed)",
-    "kbuild": "make -j: short compiler processes, shared read-only set, private heaps "
+    "kbuild": "make -j: short compiler processes, shared read-only set, private heaps that die "
+              "with their job: replay with free_on_exit=True "
               "(jobs, parallel, shared_mib, heap_mib, job_accesses, shared_fraction, quantum, seed)",
 }
 

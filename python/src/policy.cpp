@@ -83,6 +83,11 @@ class PyPolicy : public Policy {
   void on_tick(Tick now, PageTableView view) override {
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_tick", now, box(view));
   }
+  // Without a Python on_free, free_on_exit runs fail with the base class's PolicyError.
+  void on_free(PageId page, PageTableView view) override {
+    PYBIND11_OVERRIDE_IMPL(void, Policy, "on_free", page, box(view));
+    Policy::on_free(page, view);
+  }
 
   // Called after a run: the view must not outlive the engine's state.
   void end_run() {

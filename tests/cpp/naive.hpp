@@ -28,18 +28,39 @@ struct NaivePolicy {
   virtual void faulting(PageId) {}
   // Told the memory size once, before the first access.
   virtual void start(std::size_t /*frames*/) {}
+  // Told of each anonymous page of an exited process that was resident (free_on_exit).
+  virtual void freed(PageId) { throw std::logic_error("this naive model has no exits"); }
 };
 
 // Counts as the DESIGN says: first touch of an anon page is minor, of a file page major with
 // a file read; a later fault is major, a swap-in if the page has a swap copy; evicting a
-// dirty page writes it (anon: to swap, keeping the slot; file: to its file).
-inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& policy) {
+// dirty page writes it (anon: to swap, keeping the slot; file: to its file). With
+// `free_on_exit`, after a process's last access (unless it is the trace's last) its anonymous
+// pages leave memory and their swap copies are dropped.
+inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& policy,
+                          bool free_on_exit = false) {
   Counters c;
   policy.start(frames);
   std::vector<bool> resident(t.num_pages()), dirty(t.num_pages()), seen(t.num_pages()),
       swapped(t.num_pages());
   std::vector<PageId> in_memory;  // in order of arrival; order is irrelevant to the counts
+  std::vector<std::size_t> last(t.num_procs(), 0);
+  for (std::size_t i = 0; i < t.size(); ++i) last[t.page_proc(t.page(i))] = i;
+  const auto exit = [&](ProcId q) {
+    for (PageId p = 0; p < t.num_pages(); ++p) {
+      if (t.page_proc(p) != q || t.page_kind(p) != PageKind::kAnon) continue;
+      if (resident[p]) {
+        in_memory.erase(std::find(in_memory.begin(), in_memory.end(), p));
+        policy.freed(p);
+      }
+      resident[p] = dirty[p] = swapped[p] = false;
+    }
+  };
   for (std::size_t i = 0; i < t.size(); ++i) {
+    // The previous access was its process's last: it exits (this access is another's).
+    if (free_on_exit && i > 0 && last[t.page_proc(t.page(i - 1))] == i - 1) {
+      exit(t.page_proc(t.page(i - 1)));
+    }
     const PageId p = t.page(i);
     const bool file = t.page_kind(p) == PageKind::kFile;
     ++c.accesses;
@@ -97,6 +118,7 @@ struct NaiveLru : NaivePolicy {
     order.remove(p);
     order.push_back(p);
   }
+  void freed(PageId p) override { order.remove(p); }
   PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
     const PageId v = order.front();
     order.pop_front();
@@ -109,6 +131,7 @@ struct NaiveFifo : NaivePolicy {
   void access(PageId p, bool hit, std::size_t) override {
     if (!hit) queue.push_back(p);
   }
+  void freed(PageId p) override { queue.erase(std::find(queue.begin(), queue.end(), p)); }
   PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
     const PageId v = queue.front();
     queue.pop_front();
@@ -157,6 +180,8 @@ struct NaiveRandom : NaivePolicy {
   void access(PageId p, bool hit, std::size_t) override {
     if (!hit) pages.push_back(p);
   }
+  // The others keep their order.
+  void freed(PageId p) override { pages.erase(std::find(pages.begin(), pages.end(), p)); }
   PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
     const std::size_t k = rng.below(pages.size());
     const PageId v = pages[k];

@@ -2,6 +2,8 @@
 // message, and its known answers hold.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "helpers.hpp"
 #include "pagesim/rng.hpp"
 #include "pagesim/testing.hpp"
@@ -17,7 +19,7 @@ TEST_CASE("kit: the known answers hold for the built-in policies") {
 
 // A correct policy to start from: FIFO over a vector, with a way to break it.
 struct Sabotaged final : Policy {
-  enum Mode { kFine, kNonResident, kTooMany, kUnseeded } mode;
+  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree } mode;
   std::vector<PageId> queue;
   std::size_t head = 0;
   // Seeded from a count of instances: each fresh instance draws differently.
@@ -26,6 +28,10 @@ struct Sabotaged final : Policy {
   explicit Sabotaged(Mode m) : mode(m) {}
   void reset(std::size_t, std::size_t) override { queue.clear(); head = 0; }
   void on_fault(const Access& a, PageTableView) override { queue.push_back(a.page); }
+  void on_free(PageId p, PageTableView view) override {
+    if (mode == kNoFree) Policy::on_free(p, view);  // as a policy written before exits
+    queue.erase(std::remove(queue.begin() + static_cast<std::ptrdiff_t>(head), queue.end(), p), queue.end());
+  }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     if (mode == kUnseeded) {  // picks at random, differently in every instance
       std::size_t k = head + rng.below(queue.size() - head);
@@ -63,6 +69,14 @@ TEST_CASE("kit: the conformance suite reports a policy that nominates a non-resi
   REQUIRE(!report.ok());
   CHECK(report.text().find("which is not resident (policy 'sabotaged', at access #") != std::string::npos);
   CHECK(report.text().find("(random_trace seed ") != std::string::npos);
+}
+
+TEST_CASE("kit: the conformance suite reports a policy without on_free, naming the run") {
+  const auto report = check(Sabotaged::kNoFree);
+  REQUIRE(!report.ok());
+  CHECK(report.text().find("policy 'sabotaged': on_free(page, view) is not implemented; free_on_exit=true "
+                           "calls it for each anonymous page of an exiting process") != std::string::npos);
+  CHECK(report.text().find("process 1 writes 6 pages and exits") != std::string::npos);
 }
 
 TEST_CASE("kit: the conformance suite reports a policy that evicts more than asked") {

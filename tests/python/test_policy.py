@@ -185,3 +185,44 @@ def test_access_fields():
     pagesim.simulate(t, Recorder(), frames=1)
     anon, never = pagesim.PageKind.ANON, pagesim.NEVER
     assert seen == [(0, 0, False, anon, never), (1, 1, True, anon, never), (2, 0, False, anon, never)]
+
+
+class ExitingLRU(OrderedDictLRU):
+    """OrderedDictLRU that forgets the pages of exited processes."""
+
+    def on_free(self, page, view):
+        self.order.pop(page, None)
+
+
+def staggered(seed, length=4000, pages=120):
+    """Three processes that come and go: 1 in the first half, 2 in the middle, 3 at the end."""
+    rng = np.random.default_rng(seed)
+    third = length // 3
+    pids = np.concatenate([np.ones(third), rng.choice([1, 2], third), rng.choice([2, 3], third),
+                           np.full(third, 3)]).astype(int)
+    vpn = np.minimum(rng.geometric(4.0 / pages, len(pids)), pages) - 1
+    return pagesim.Trace.from_arrays(vpn, writes=rng.random(len(pids)) < 0.3, pids=pids)
+
+
+@pytest.mark.parametrize("schedule", ["static", "round_robin"])
+def test_free_on_exit_reaches_on_free_of_a_python_policy(schedule):
+    t = staggered(1)
+    for frames in (10, 60):
+        kw = dict(frames=frames, free_on_exit=True, schedule=schedule, device="nvme")
+        mine = pagesim.simulate(t, ExitingLRU(), **kw)
+        native = pagesim.simulate(t, "lru", **kw)
+        assert mine.summary() | {"policy": "lru"} == native.summary()
+        assert mine.per_process == native.per_process
+        # Freed frames are taken by the others instead of their own pages: fewer evictions.
+        kept = pagesim.simulate(t, "lru", **dict(kw, free_on_exit=False))
+        assert native.counters["evictions"] < kept.counters["evictions"]
+        # The first process to end holds nothing from its exit on; without exits it keeps
+        # pages at first. (Round-robin runs all three from the start: not process 1.)
+        for free in (True, False):
+            r = pagesim.simulate(t, "lru", **dict(kw, interval_ns=50_000, free_on_exit=free))
+            ends = r.time_summary()["elapsed_s"].drop("all")
+            vm = r.vmstat()
+            after = vm[vm.index >= ends.min()][f"resident_{ends.idxmin()}"]
+            assert len(after) > 1 and ((after == 0).all() if free else after.iloc[0] > 0)
+    with pytest.raises(pagesim.PolicyError, match="on_free\\(page, view\\) is not implemented"):
+        pagesim.simulate(t, OrderedDictLRU(), frames=10, free_on_exit=True, schedule=schedule)

@@ -74,7 +74,8 @@ Trace generate_phases(std::uint64_t accesses, std::uint32_t phases, std::uint32_
 // `parallel` at a time, round robin in turns of `quantum` accesses. Each makes
 // `job_accesses` references: a share `shared_fraction` reads the shared read-only set
 // (compiler binary and headers, `shared_mib`, skewed towards its first pages), the rest reads
-// and writes a private heap of up to `heap_mib` that grows as the job runs and dies with it.
+// and writes a private heap of up to `heap_mib` that grows as the job runs and dies with it:
+// replay with free_on_exit=true, or the dead jobs' heaps stay in memory until reclaimed.
 // Shared pages are file pages of pid 0, the page cache: a Trace page belongs to one process,
 // so accesses to them are counted under pid 0.
 struct KbuildOptions {
