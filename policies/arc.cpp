@@ -72,6 +72,14 @@ class Arc final : public Policy {
     while (total() > 2 * c_ && !lists_.empty(kB2)) lists_.pop_back(kB2);
   }
 
+  // Out of T1, T2, B1 or B2: a freed ghost would hold room in |T1| + |B1| <= c and the total
+  // <= 2c that live history can use; the bounds only loosen. p stays: it is a target within
+  // [0, c], and an exit is no evidence for either list.
+  void on_free(PageId p, PageTableView) override {
+    lists_.remove(p);
+    if (adapted_for_ == p) adapted_for_ = kNoPage;
+  }
+
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     const PageId x = view.incoming();
     const std::uint8_t where = x == kNoPage ? PageLists::kNone : lists_.list_of(x);

@@ -75,6 +75,11 @@ class Car final : public Policy {
     view.test_and_clear_referenced(x);
   }
 
+  // Out of its clock or ghost list (a freed ghost would hold room in the c and 2c bounds); a
+  // hand is a clock's end, so none is left on it. p stays: it is a target within [0, c], and an
+  // exit is no evidence for either list.
+  void on_free(PageId p, PageTableView) override { lists_.remove(p); }
+
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     while (out.size() < want && lists_.size(kT1) + lists_.size(kT2) > 0) {
       out.push_back(replace(view));

@@ -85,6 +85,21 @@ class ClockPro final : public Policy {
     while (non_resident_ > m_) hand_test_step();
   }
 
+  // Off the clock, whatever it was; a hand on it moves to the next page. mc stays: the test
+  // period of a freed cold page ends by an exit, which says nothing about the cold target.
+  void on_free(PageId p, PageTableView) override {
+    if (!clock_.contains(0, p)) return;
+    if (state_[p] & kHot) {
+      --hot_;
+    } else if (state_[p] & kResident) {
+      --cold_resident_;
+    } else {
+      --non_resident_;
+    }
+    state_[p] = 0;
+    unlink(p);
+  }
+
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     while (out.size() < want) {
       if (cold_resident_ == 0) {

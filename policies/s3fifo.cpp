@@ -75,6 +75,10 @@ class S3Fifo final : public Policy {
     }
   }
 
+  // Out of S, M or G: a freed id in G would take the place of a live one. No freq to clear:
+  // on_fault sets it.
+  void on_free(PageId p, PageTableView) override { lists_.remove(p); }
+
   void select_victims(std::size_t want, PageTableView, VictimList& out) override {
     while (out.size() < want && !(lists_.empty(kS) && lists_.empty(kM))) {
       // S below its share with M empty happens only under batch reclaim.

@@ -69,6 +69,12 @@ class TwoQ final : public Policy {
     remembered_ = kNoPage;
   }
 
+  // Out of A1in, Am or A1out: a freed id there would take one of the Kout places of a live one.
+  void on_free(PageId p, PageTableView) override {
+    lists_.remove(p);
+    if (remembered_ == p) remembered_ = kNoPage;
+  }
+
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     // "if X is in A1out" is decided before reclaimfor(X), which may push X off A1out.
     if (view.incoming() != kNoPage && lists_.contains(kA1out, view.incoming())) {
