@@ -28,7 +28,8 @@ struct NaivePolicy {
   virtual void faulting(PageId) {}
   // Told the memory size once, before the first access.
   virtual void start(std::size_t /*frames*/) {}
-  // Told of each anonymous page of an exited process that was resident (free_on_exit).
+  // Told of each anonymous page of an exited process, resident or not (free_on_exit): it
+  // leaves every list, history included.
   virtual void freed(PageId) { throw std::logic_error("this naive model has no exits"); }
 };
 
@@ -49,10 +50,8 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
   const auto exit = [&](ProcId q) {
     for (PageId p = 0; p < t.num_pages(); ++p) {
       if (t.page_proc(p) != q || t.page_kind(p) != PageKind::kAnon) continue;
-      if (resident[p]) {
-        in_memory.erase(std::find(in_memory.begin(), in_memory.end(), p));
-        policy.freed(p);
-      }
+      if (resident[p]) in_memory.erase(std::find(in_memory.begin(), in_memory.end(), p));
+      policy.freed(p);
       resident[p] = dirty[p] = swapped[p] = false;
     }
   };
@@ -131,7 +130,7 @@ struct NaiveFifo : NaivePolicy {
   void access(PageId p, bool hit, std::size_t) override {
     if (!hit) queue.push_back(p);
   }
-  void freed(PageId p) override { queue.erase(std::find(queue.begin(), queue.end(), p)); }
+  void freed(PageId p) override { queue.erase(std::remove(queue.begin(), queue.end(), p), queue.end()); }
   PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
     const PageId v = queue.front();
     queue.pop_front();
@@ -181,7 +180,7 @@ struct NaiveRandom : NaivePolicy {
     if (!hit) pages.push_back(p);
   }
   // The others keep their order.
-  void freed(PageId p) override { pages.erase(std::find(pages.begin(), pages.end(), p)); }
+  void freed(PageId p) override { pages.erase(std::remove(pages.begin(), pages.end(), p), pages.end()); }
   PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
     const std::size_t k = rng.below(pages.size());
     const PageId v = pages[k];

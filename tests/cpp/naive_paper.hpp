@@ -30,6 +30,10 @@ struct NaiveTwoQ : NaivePolicy {
   std::list<PageId> am;
   std::size_t kin = 0, kout = 0;
   bool x_was_in_a1out = false;
+  void freed(PageId p) override {
+    for (auto* q : {&a1in, &a1out}) q->erase(std::remove(q->begin(), q->end(), p), q->end());
+    am.remove(p);
+  }
   // "if X is in A1out then reclaimfor(X); ...": the test comes before the reclaim.
   void faulting(PageId x) override { x_was_in_a1out = has(a1out, x); }
   void start(std::size_t frames) override {
@@ -71,6 +75,9 @@ struct NaiveTwoQ : NaivePolicy {
 // Lists: front = MRU, back = LRU.
 struct NaiveArc : NaivePolicy {
   std::list<PageId> t1, t2, b1, b2;
+  void freed(PageId page) override {
+    for (auto* l : {&t1, &t2, &b1, &b2}) l->remove(page);
+  }
   double p = 0;
   std::size_t c = 0;
   bool have_victim = false;
@@ -144,6 +151,9 @@ struct NaiveArc : NaivePolicy {
 struct NaiveS3Fifo : NaivePolicy {
   std::deque<PageId> s, m, g;
   std::map<PageId, int> freq;
+  void freed(PageId p) override {
+    for (auto* q : {&s, &m, &g}) q->erase(std::remove(q->begin(), q->end(), p), q->end());
+  }
   double c = 0;
   std::size_t ghost = 0;
   void start(std::size_t frames) override {

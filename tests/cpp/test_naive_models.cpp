@@ -35,10 +35,11 @@ TEST_CASE("built-in policies count exactly like the naive models on random trace
   }
 }
 
-TEST_CASE("with free_on_exit, lru, fifo and random count like the naive models") {
+TEST_CASE("with free_on_exit, the policies with naive models count like them") {
   // Processes that come and go (two at a time): each exit frees its anonymous pages, which the
-  // naive models drop from their lists and the engine from memory, swap and the policy.
-  for (const std::string name : {"lru", "fifo", "random"}) {
+  // naive models drop from their lists (ghosts included) and the engine from memory, swap and
+  // the policy.
+  for (const std::string name : {"lru", "fifo", "random", "two_q", "arc", "s3fifo"}) {
     CAPTURE(name);
     int differ = 0;
     for (std::uint64_t seed = 1; seed <= 600; ++seed) {
