@@ -63,6 +63,13 @@
 //                 if (distance <= workingset_size) insert active (and nonresident_age++)
 //     Shadows live in a per-page array (the kernel keeps them in the page cache tree and a
 //     shrinker may drop them; never here).
+//
+//   process exit (free_on_exit; 2.6.20 exit_mmap -> zap_pte_range -> free_pages_and_swap_cache
+//   -> release_pages, and free_swap_and_cache for swapped-out ptes):
+//     if (PageLRU(page)) del_page_from_lru(zone, page);  -- and nr_active/nr_inactive drop
+//     5.9+: swap_range_free -> clear_shadow_from_swap_cache: an anonymous page's shadow lives
+//     in the swap cache and goes with its slot, so the freed page leaves no refault history.
+//     recent_scanned/recent_rotated and nonresident_age are not touched: the kernel leaves them.
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -129,6 +136,12 @@ class ActiveInactive final : public Policy {
     pg_referenced_[p] = 0;
     lists_.push_front(active ? active_list(type) : inactive_list(type), p);
     if (type == kFile) mark_page_accessed(p);
+  }
+
+  void on_free(PageId p, PageTableView) override {
+    lists_.remove(p);
+    pg_referenced_[p] = 0;
+    if (workingset_) shadow_[p] = 0;
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {

@@ -44,6 +44,15 @@
 //   - vm_pageout_algorithm=1 (parameter pageout_algorithm=1): deactivate on the first
 //     unreferenced active scan (plain LRU-like), as the sysctl.
 //   - Laundering clusters (up to 16 adjacent dirty pages of an object) are not modelled.
+//
+// Process exit (free_on_exit; 5.0 exit1 -> vm_map_remove -> vm_map_delete ->
+// vm_object_deallocate -> vm_object_terminate: an anonymous object dies with its only map):
+// each page goes
+//   vm_page_free -> vm_page_free_toq -> vm_pageq_remove_nowakeup  -- off its queue, the
+//                                                                    queue's count too
+// and vm_pager_deallocate -> swap_pager_dealloc frees its swap blocks. Its act_count and flags
+// go with it, and a dirty anonymous page leaves dirty_anon_resident_, which stands in for
+// vm_page_count_min().
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -98,6 +107,8 @@ class FreeBsd final : public Policy {
     if (a.kind == PageKind::kAnon && view.dirty(p)) note_dirty_anon(p);
     activate(p);
   }
+
+  void on_free(PageId p, PageTableView) override { forget(p); }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     unsigned pass = 0;
@@ -201,11 +212,16 @@ class FreeBsd final : public Policy {
   }
 
   void evict(PageId p, VictimList& out) {
+    forget(p);
+    out.push_back(p);
+  }
+
+  // A no-op for a page on no queue: its flags were cleared when it left.
+  void forget(PageId p) {
     lists_.remove(p);
     if (flags_[p] & kDirtyAnon) --dirty_anon_resident_;
     flags_[p] = 0;
     act_count_[p] = 0;
-    out.push_back(p);
   }
 
   void evict_any(PageTableView& /*view*/, VictimList& out) {

@@ -32,7 +32,7 @@
 //       otherwise: reclaim it, PG_referenced NOT checked (a dirty page is written by the
 //                  engine at eviction; 2.4.17 starts writepage and frees it on a later pass)
 //
-//   swap_out: counter = number of processes; do {
+//   swap_out: counter = mmlist_nr (the processes that have not exited); do {
 //       mm = swap_mm; while (mm's hand is at its end) { hand = 0; mm = next mm; swap_mm = mm }
 //       swap_out_mm(mm): from mm->swap_address upward in virtual-address order, each
 //         resident mapped page -> try_to_swap_out:
@@ -46,6 +46,16 @@
 //   The hand stays on one process until it has walked all of it, then moves to the next:
 //   whether a cold page is evicted depends on where it sits relative to its process's hand,
 //   not on its recency, which makes 2.4 quasi-random with respect to LRU.
+//
+//   process exit (free_on_exit; 2.4.17 kernel/fork.c mmput, then exit_mmap):
+//     if (swap_mm == mm) swap_mm = list_entry(mm->mmlist.next, struct mm_struct, mmlist);
+//     list_del(&mm->mmlist); mmlist_nr--;        -- out of swap_out's round robin
+//     exit_mmap -> zap_page_range: each page's last put_page reaches __free_pages_ok,
+//       if (PageLRU(page)) lru_cache_del(page);  -- off its list, nr_active/nr_inactive too
+//     and free_swap_and_cache frees its swap entry.
+//   The engine gives no exit call, only on_free for each anonymous page of the process: the
+//   first one unlinks the mm. A process without anonymous pages gets no on_free, so it stays
+//   counted in mmlist_nr; its walk is empty, so swap_out never stops on it.
 //
 //   When priority 1 still leaves victims wanted, 2.4.17 would go out of memory; here the
 //   cycle is retried (each pass clears referenced and young bits, so it converges) and, as
@@ -81,8 +91,10 @@ class Linux24Vscan final : public Policy {
     pg_referenced_.assign(num_pages, 0);
     walk_.clear();
     mm_begin_.clear();
+    mm_end_.clear();
     hand_.clear();
     swap_mm_ = 0;
+    mmlist_nr_ = 0;
   }
 
   void on_hit(const Access& a, PageTableView) override {
@@ -93,6 +105,14 @@ class Linux24Vscan final : public Policy {
     lists_.push_front(kInactive, a.page);
     pg_referenced_[a.page] = 0;
     mark_page_accessed(a.page);
+  }
+
+  void on_free(PageId p, PageTableView view) override {
+    lists_.remove(p);
+    pg_referenced_[p] = 0;
+    if (mm_begin_.empty()) build_walk_order(view.trace());
+    const std::size_t mm = view.proc(p);
+    if (mm_end_[mm] != mm_begin_[mm]) mmput(mm);
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
@@ -136,8 +156,29 @@ class Linux24Vscan final : public Policy {
                 walk_.begin() + static_cast<std::ptrdiff_t>(mm_begin_[m + 1]),
                 [&](PageId a, PageId b) { return trace.page_vpn(a) < trace.page_vpn(b); });
     }
+    mm_end_.assign(mm_begin_.begin() + 1, mm_begin_.end());
     hand_.assign(mm_begin_.begin(), mm_begin_.end() - 1);
     swap_mm_ = 0;
+    mmlist_nr_ = procs;
+  }
+
+  // An empty walk is what unlinks the mm: swap_out passes over it as over a process without
+  // anonymous pages, and its swap_address goes with it.
+  void mmput(std::size_t mm) {
+    mm_end_[mm] = mm_begin_[mm];
+    hand_[mm] = mm_begin_[mm];
+    --mmlist_nr_;
+    if (swap_mm_ == mm) {
+      // mm->mmlist.next: exited mm's are no longer on the list.
+      do {
+        swap_mm_ = (swap_mm_ + 1) % hand_.size();
+      } while (swap_mm_ != mm && exited(swap_mm_));
+    }
+  }
+
+  // A process without anonymous pages has an empty walk too, but never exits here.
+  bool exited(std::size_t mm) const {
+    return mm_end_[mm] == mm_begin_[mm] && mm_begin_[mm] != mm_begin_[mm + 1];
   }
 
   void refill_inactive(std::size_t n) {
@@ -175,9 +216,9 @@ class Linux24Vscan final : public Policy {
 
   void swap_out(std::size_t want, PageTableView& view, VictimList& out) {
     const std::size_t procs = hand_.size();
-    for (std::size_t counter = 0; counter <= procs; ++counter) {
+    for (std::size_t counter = 0; counter <= mmlist_nr_; ++counter) {
       std::size_t mm = swap_mm_;
-      for (std::size_t k = 0; k <= procs && hand_[mm] == mm_begin_[mm + 1]; ++k) {
+      for (std::size_t k = 0; k <= procs && hand_[mm] == mm_end_[mm]; ++k) {
         hand_[mm] = mm_begin_[mm];
         mm = (mm + 1) % procs;
         swap_mm_ = mm;
@@ -188,7 +229,7 @@ class Linux24Vscan final : public Policy {
 
   // Returns true when the wanted victims are found.
   bool swap_out_mm(std::size_t mm, std::size_t want, PageTableView& view, VictimList& out) {
-    const std::size_t end = mm_begin_[mm + 1];
+    const std::size_t end = mm_end_[mm];
     while (hand_[mm] < end) {
       const PageId p = walk_[hand_[mm]++];
       if (!view.resident(p) || lists_.list_of(p) == PageLists::kNone) continue;
@@ -216,12 +257,14 @@ class Linux24Vscan final : public Policy {
 
   PageLists lists_;
   std::vector<std::uint8_t> pg_referenced_;
-  // walk_[mm_begin_[m] .. mm_begin_[m+1]) = process m's anonymous pages in vpn order;
-  // hand_[m] = index of its swap_address in walk_.
+  // walk_[mm_begin_[m] .. mm_end_[m]) = process m's anonymous pages in vpn order (empty once
+  // it exited); hand_[m] = index of its swap_address in walk_.
   std::vector<PageId> walk_;
   std::vector<std::size_t> mm_begin_;
+  std::vector<std::size_t> mm_end_;
   std::vector<std::size_t> hand_;
   std::size_t swap_mm_ = 0;
+  std::size_t mmlist_nr_ = 0;  // processes not exited
 };
 
 }  // namespace

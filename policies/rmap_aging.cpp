@@ -56,6 +56,14 @@
 //   background_aging, every tick (PolicyTraits::tick_ns = 1 s of virtual time):
 //     if shortage > 0: refill_inactive_zone(background_priority, shortage)
 //   background_priority defaults to DEF_PRIORITY 6 (active/64 pages a second).
+//
+//   process exit (free_on_exit; exit_mmap -> zap_page_range: page_remove_rmap, then
+//   free_page_and_swap_cache / free_swap_and_cache): the last put_page reaches
+//   __free_pages_ok, which does
+//     if (PageLRU(page)) lru_cache_del(page);  -- del_page_from_{active,inactive_dirty,
+//                                                 inactive_clean}_list, zone counters too
+//   The page's age and flags go with it; the shortage and background_aging just see
+//   shorter lists.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -117,6 +125,8 @@ class RmapAging final : public Policy {
     age_[p] = static_cast<std::uint8_t>(age_start_);
     flags_[p] = static_cast<std::uint8_t>(kReferenced | (a.kind == PageKind::kAnon ? kMapped : 0));
   }
+
+  void on_free(PageId p, PageTableView) override { forget(p); }
 
   void on_tick(Tick /*now*/, PageTableView view) override {
     const std::size_t shortage = inactive_shortage();
@@ -238,10 +248,14 @@ class RmapAging final : public Policy {
   }
 
   void evict(PageId p, VictimList& out) {
+    forget(p);
+    out.push_back(p);
+  }
+
+  void forget(PageId p) {
     lists_.remove(p);
     flags_[p] = 0;
     age_[p] = 0;
-    out.push_back(p);
   }
 
   void evict_any(VictimList& out) {
