@@ -75,9 +75,6 @@ struct NaiveTwoQ : NaivePolicy {
 // Lists: front = MRU, back = LRU.
 struct NaiveArc : NaivePolicy {
   std::list<PageId> t1, t2, b1, b2;
-  void freed(PageId page) override {
-    for (auto* l : {&t1, &t2, &b1, &b2}) l->remove(page);
-  }
   double p = 0;
   std::size_t c = 0;
   bool have_victim = false;
