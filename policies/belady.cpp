@@ -41,6 +41,13 @@ class Belady final : public Policy {
     }
     insert(a, view);
   }
+  // Its process has made its last access, so a resident freed page is in a never set
+  // (prescient runs replay in trace order); an evicted one left every set.
+  void on_free(PageId p, PageTableView view) override {
+    if (!view.resident(p)) return;
+    never_clean_.erase(p);
+    never_dirty_.erase(p);
+  }
   void select_victims(std::size_t want, PageTableView, VictimList& out) override {
     while (out.size() < want) {
       if (!never_clean_.empty()) {

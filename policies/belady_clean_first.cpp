@@ -25,6 +25,9 @@ class BeladyCleanFirst final : public Policy {
   void reset(std::size_t num_pages, std::size_t frames) override { heaps_.reset(num_pages, frames); }
   void on_hit(const Access& a, PageTableView view) override { heaps_.access(a.page, a.next_use, view); }
   void on_fault(const Access& a, PageTableView view) override { heaps_.access(a.page, a.next_use, view); }
+  // A freed page's entries turn stale as the engine marks it non-resident: the heaps skip
+  // and drop them like those of an evicted page.
+  void on_free(PageId /*page*/, PageTableView /*view*/) override {}
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     std::uint32_t next_use = 0;
     while (out.size() < want) {

@@ -35,6 +35,9 @@ class BeladyWeighted final : public Policy {
   }
   void on_hit(const Access& a, PageTableView view) override { access(a, view); }
   void on_fault(const Access& a, PageTableView view) override { access(a, view); }
+  // A freed page's entries turn stale as the engine marks it non-resident: the heaps skip
+  // and drop them like those of an evicted page.
+  void on_free(PageId /*page*/, PageTableView /*view*/) override {}
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     // Victims are chosen for the access after the last one seen (every access is seen).
     const double t = static_cast<double>(now_ + 1);

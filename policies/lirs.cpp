@@ -31,6 +31,10 @@
 // case after warm-up, as in the paper), and S is pruned after every change so its bottom is
 // always LIR. If Q is empty when a victim is needed (only under batch reclaim), the LIR page
 // at the bottom of S goes.
+//
+// Process exit (not in the paper, which has no deletion): a freed page leaves S and Q and
+// loses its LIR status, history included. Llirs is kept: while fewer pages are LIR, faulted
+// pages become LIR as in warm-up, so the freed LIR frames go back to LIR pages.
 #include <algorithm>
 #include <vector>
 
@@ -87,6 +91,16 @@ class Lirs final : public Policy {
       q_.push_back(0, x);
       prune();
     }
+  }
+
+  void on_free(PageId x, PageTableView) override {
+    q_.remove(x);
+    s_.remove(x);
+    if (lir_[x]) {
+      lir_[x] = 0;
+      --lir_count_;
+    }
+    prune();  // x may have been the bottom of S
   }
 
   void select_victims(std::size_t want, PageTableView, VictimList& out) override {

@@ -54,6 +54,10 @@
 //   refault (lru_gen_refault): counted in refaulted[type][tier] when the shadow's min_seq
 //     is the current one; an anonymous refault (fault context), or a file one with
 //     refs + workingset == 4, sets PG_workingset.
+//   exit (exit_mmap: release_pages -> lruvec_del_folio -> lru_gen_del_folio; the freed swap
+//     entry takes its shadow with it, swap_range_free -> clear_shadow_from_swap_cache): the
+//     page leaves its generation and its shadow is dropped; a generation emptied by it is
+//     passed at the next try_to_inc_min_seq, as in the kernel.
 //
 // Simplifications: no Bloom filters, no look-around, no min_ttl_ms, no memcg; anon and file
 // min_seq move independently (6.1 keeps anon's from passing file's); the walk visits pages by
@@ -129,6 +133,16 @@ class Mglru final : public Policy {
     }
     add_to_gen(p, type, seq, /*front=*/true);
     if (type == kFile) folio_inc_refs(p);
+  }
+
+  // The PID controller's counts keep the page's past evictions and refaults: they are rates
+  // over generations, and no invariant ties them to the pages still held.
+  void on_free(PageId p, PageTableView) override {
+    lists_.remove(p);
+    flags_[p] = 0;
+    refs_[p] = 0;
+    shadow_seq_[p] = 0;
+    shadow_refs_[p] = 0;
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
