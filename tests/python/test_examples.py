@@ -20,7 +20,7 @@ def readme_output(command: str) -> str:
     return text[start:text.index("```", start)]
 
 
-@pytest.mark.parametrize("script", ["overnight_updatedb.py", "read_priority_seeks.py"])
+@pytest.mark.parametrize("script", ["overnight_updatedb.py", "read_priority_seeks.py", "kbuild_exits.py"])
 def test_readme_shows_what_the_example_prints(script):
     printed = subprocess.run([sys.executable, str(ROOT / "examples" / script)], check=True,
                              capture_output=True, text=True, env=os.environ).stdout
