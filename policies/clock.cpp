@@ -33,16 +33,23 @@ class Clock final : public Policy {
     for (std::size_t s = 0; s < frames; ++s) free_[s] = frames - 1 - s;
     free_count_ = frames;
     hand_ = 0;
-    dead_ = 0;
+    exited_ = kNoProc;
   }
-  void on_fault(const Access& a, PageTableView view) override {
-    if (dead_ != 0) drop_dead(view);
+  void on_fault(const Access& a, PageTableView) override {
     circle_[free_[--free_count_]] = a.page;
   }
-  // A freed page's frame is freed at the next fault or reclaim.
-  void on_free(PageId p, PageTableView view) override { dead_ += view.resident(p); }
+  // An exit frees every anonymous page of one process, in consecutive calls: the first frees
+  // all their frames, in frame order (no check on the hot paths). The hand stays.
+  void on_free(PageId p, PageTableView view) override {
+    const ProcId q = view.proc(p);
+    if (q == exited_) return;
+    exited_ = q;
+    for (std::size_t at = 0; at < circle_.size(); ++at) {
+      const PageId e = circle_[at];
+      if (e != kNoPage && view.proc(e) == q && view.kind(e) == PageKind::kAnon) take(at);
+    }
+  }
   PageId select_victim(PageTableView view) {
-    if (dead_ != 0) drop_dead(view);
     const std::size_t n = circle_.size();
     // Two laps at most: the first clears every referenced bit.
     for (std::size_t step = 0; step < 2 * n;) {
@@ -92,13 +99,6 @@ class Clock final : public Policy {
   }
 
  private:
-  // Frees the frames of pages no longer resident (freed: a victim leaves at once).
-  void drop_dead(PageTableView view) {
-    for (std::size_t at = 0; at < circle_.size(); ++at) {
-      if (circle_[at] != kNoPage && !view.resident(circle_[at])) take(at);
-    }
-    dead_ = 0;
-  }
   // Frees frame `at` and returns its page, the victim.
   PageId take(std::size_t at) {
     const PageId p = circle_[at];
@@ -115,7 +115,7 @@ class Clock final : public Policy {
   std::vector<std::size_t> free_;
   std::size_t free_count_ = 0;
   std::size_t hand_ = 0;
-  std::size_t dead_ = 0;  // freed pages still on the circle
+  ProcId exited_ = kNoProc;  // the process whose pages on_free dropped last
 };
 
 }  // namespace

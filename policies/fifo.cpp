@@ -20,20 +20,28 @@ class Fifo final : public Policy {
     ring_.assign(frames, kNoPage);
     head_ = 0;
     count_ = 0;
-    dead_ = 0;
+    exited_ = kNoProc;
   }
-  void on_fault(const Access& a, PageTableView view) override {
-    if (dead_ != 0) drop_dead(view);
+  void on_fault(const Access& a, PageTableView) override {
     std::size_t tail = head_ + count_;
     if (tail >= ring_.size()) tail -= ring_.size();
     ring_[tail] = a.page;
     ++count_;
   }
-  // A freed page leaves the queue at the next fault or reclaim (the ring has room for `frames`
-  // pages, and until then it counts against them).
-  void on_free(PageId p, PageTableView view) override { dead_ += view.resident(p); }
+  // An exit frees every anonymous page of one process, in consecutive calls: the first drops
+  // them all from the queue, in one pass that keeps the order (no check on the hot paths).
+  void on_free(PageId p, PageTableView view) override {
+    const ProcId q = view.proc(p);
+    if (q == exited_) return;
+    exited_ = q;
+    std::size_t kept = 0;
+    for (std::size_t k = 0; k < count_; ++k) {
+      const PageId e = ring_[(head_ + k) % ring_.size()];
+      if (view.proc(e) != q || view.kind(e) != PageKind::kAnon) ring_[(head_ + kept++) % ring_.size()] = e;
+    }
+    count_ = kept;
+  }
   PageId select_victim(PageTableView view) {
-    if (dead_ != 0) drop_dead(view);
     if (count_ == 0) return kNoPage;
     const PageId victim = ring_[head_];
     if (++head_ == ring_.size()) head_ = 0;
@@ -51,22 +59,11 @@ class Fifo final : public Policy {
   }
 
  private:
-  // Drops the pages no longer resident (freed: a victim leaves at once), keeping the order.
-  void drop_dead(PageTableView view) {
-    std::size_t kept = 0;
-    for (std::size_t k = 0; k < count_; ++k) {
-      const PageId p = ring_[(head_ + k) % ring_.size()];
-      if (view.resident(p)) ring_[(head_ + kept++) % ring_.size()] = p;
-    }
-    count_ = kept;
-    dead_ = 0;
-  }
-
   static constexpr std::size_t kAhead = 4;
   std::vector<PageId> ring_;
   std::size_t head_ = 0;
   std::size_t count_ = 0;
-  std::size_t dead_ = 0;  // freed pages still in the ring
+  ProcId exited_ = kNoProc;  // the process whose pages on_free dropped last
 };
 
 }  // namespace

@@ -23,21 +23,25 @@ class RandomPolicy final : public Policy {
   void reset(std::size_t /*num_pages*/, std::size_t frames) override {
     rng_.reseed(seed_);
     resident_.clear();
-    dead_ = 0;
+    exited_ = kNoProc;
     resident_.reserve(frames);
   }
   void on_fault(const Access& a, PageTableView) override {
     resident_.push_back(a.page);
   }
-  // A freed page leaves resident_ at the next reclaim.
-  void on_free(PageId p, PageTableView view) override { dead_ += view.resident(p); }
+  // An exit frees every anonymous page of one process, in consecutive calls: the first drops
+  // them all from resident_, keeping the others' order (no check on the hot paths).
+  void on_free(PageId p, PageTableView view) override {
+    const ProcId q = view.proc(p);
+    if (q == exited_) return;
+    exited_ = q;
+    resident_.erase(std::remove_if(resident_.begin(), resident_.end(),
+                                   [&](PageId e) {
+                                     return view.proc(e) == q && view.kind(e) == PageKind::kAnon;
+                                   }),
+                    resident_.end());
+  }
   PageId select_victim(PageTableView view) {
-    if (dead_ != 0) {
-      resident_.erase(std::remove_if(resident_.begin(), resident_.end(),
-                                     [&](PageId p) { return !view.resident(p); }),
-                      resident_.end());
-      dead_ = 0;
-    }
     if (resident_.empty()) return kNoPage;
     const std::size_t k = rng_.below(resident_.size());
     const PageId victim = resident_[k];
@@ -64,7 +68,7 @@ class RandomPolicy final : public Policy {
   std::uint64_t seed_;
   Rng rng_;
   std::vector<PageId> resident_;
-  std::size_t dead_ = 0;  // freed pages still in resident_
+  ProcId exited_ = kNoProc;  // the process whose pages on_free dropped last
 };
 
 }  // namespace

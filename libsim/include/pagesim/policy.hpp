@@ -56,14 +56,13 @@ struct PolicyTraits {
 //            on_fault(access, view)
 //     exit:  with free_on_exit, after the last access of a process (in replay order) while
 //            another process still has accesses to make, for each anonymous page of it,
-//            resident or not, in page id order:
+//            resident or not, in page id order, one call after another (a policy may drop
+//            all of the process's pages at the first):
 //              on_free(page, view)              view.resident(page) says whether it is
 //                                               resident; then the engine frees its frame and
 //                                               swap slot. Drop it from every structure,
 //                                               history (ghost entries) included: it is never
-//                                               accessed again. A policy may also drop it
-//                                               later, when it meets it non-resident, but must
-//                                               never nominate it.
+//                                               accessed again.
 //            File pages stay: the page cache outlives the process.
 // A policy must drop a victim from its own structures in select_victims or in on_evict; the
 // engine never evicts a page the policy did not nominate.
