@@ -23,6 +23,7 @@ cmake --build _build/asan -j"$(nproc)"
 echo "== Python tests"
 PYTHONPATH="$PWD/_build/python" /usr/bin/python3 -m pytest -q tests/python
 
-echo "== Example notebook (executed headless; figures in _build/notebooks)"
+echo "== Example notebooks (executed headless; figures in _build/notebooks)"
 PYTHONPATH="$PWD/_build/python" PAGESIM_FIGURES="$PWD/_build/notebooks" PYDEVD_DISABLE_FILE_VALIDATION=1 \
-  jupyter nbconvert --to notebook --execute --output-dir _build/notebooks examples/compare_policies.ipynb
+  jupyter nbconvert --to notebook --execute --output-dir _build/notebooks \
+  examples/compare_policies.ipynb examples/time_and_devices.ipynb

@@ -197,9 +197,10 @@ def plot_vmstat(ts: Any, *, ax: Any = None, counters: Sequence[str] = ("faults",
     ax.set_ylabel("resident pages")
     right = ax.twinx()
     styles = {"faults": ("C3", "-"), "swap_ins": ("C2", "--"), "swap_outs": ("C4", ":")}
+    # A row counts the events of the interval that ends at its time: the step covers it.
     for i, c in enumerate(present):
         color, style = styles.get(c, (f"C{5 + i}", "-"))
-        right.step(ts[time], ts[c], style, where="post", color=color, label=f"{c.replace('_', '-')} / interval")
+        right.step(ts[time], ts[c], style, where="pre", color=color, label=f"{c.replace('_', '-')} / interval")
     right.set_ylabel("events per interval")
     handles, labels = ax.get_legend_handles_labels()
     h2, l2 = right.get_legend_handles_labels()

@@ -80,6 +80,8 @@ def test_vmstat_of_a_run():
         assert list(lines[1].get_xdata()) == list(vm.index)
         assert list(lines[1].get_ydata()) == list(vm["resident_2"])
         assert list(ax.right_ax.get_lines()[2].get_ydata()) == list(vm["swap_outs"])
+        # A row's count covers the interval ending at its time, back to the previous row.
+        assert ax.right_ax.get_lines()[2].get_drawstyle() == "steps-pre"
     with pytest.raises(pagesim.ConfigError, match="kept no vmstat series"):
         plots.plot_vmstat(pagesim.simulate(t, "lru", frames=300, interval_ns=0))
     plt.close("all")
