@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
+import numpy as np
 import pandas as pd
 
 import pagesim
@@ -95,9 +96,10 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     On `traces` random traces (each with its own memory size) the run completes (the engine
     rejects a victim that is not resident, repeated, or more than asked for), counters add up,
     per-process counters sum to the total, memory never holds more than ``frames`` pages, a
-    fresh instance gives the same counts, Belady's MIN faults no more, and batch reclaim
-    between watermarks works. A built-in policy runs the C++ suite (which also compares its
-    inlined and virtual replays).
+    fresh instance gives the same counts, Belady's MIN faults no more, batch reclaim between
+    watermarks works, and processes that exit (``free_on_exit``) leave their frames and swap
+    slots free and are forgotten (the policy's ``on_free``). A built-in policy runs the C++
+    suite (which also compares its inlined and virtual replays).
     """
     if isinstance(policy, str) and policy in dict(_core.policies()):
         r = _core.testing.check_conformance(policy, traces, params)
@@ -141,7 +143,60 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
                 _check_sums(report, batch.counters, where + " with watermarks 1/3")
             except pagesim.Error as e:
                 report.fail(f"{e}{where} with watermarks 1/3")
+    _check_exits(report, run, _needs_future(policy), params)
     return report
+
+
+def _needs_future(policy: PolicyLike) -> bool:
+    factory = pagesim.policy.registered().get(policy) if isinstance(policy, str) else policy
+    if factory is None:
+        return False
+    traits = factory().traits
+    return (traits() if callable(traits) else traits).needs_future
+
+
+def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient: bool,
+                 params: Dict[str, Any]) -> None:
+    """The C++ suite's exit checks (pagesim/testing.hpp), in both schedules."""
+    schedules = ["static"] if prescient else ["static", "round_robin"]
+    # Process 1 writes frames + 5 pages once each and exits; then process 2 writes `frames`
+    # new pages once each. Every policy evicts 5 of process 1's pages, each dirty (5 swap-outs),
+    # and then none: process 1's exit frees all its frames and slots.
+    for frames in (1, 3, 8):
+        n = frames + 5
+        t = pagesim.Trace.from_arrays(np.r_[np.arange(n), np.arange(frames)],
+                                      writes=np.ones(n + frames, bool),
+                                      pids=np.r_[np.ones(n, int), np.full(frames, 2)])
+        for schedule in schedules:
+            where = (f" (process 1 writes {n} pages and exits, process 2 writes {frames}; "
+                     f"frames {frames}, schedule {schedule}, free_on_exit)")
+            report.checks += 1
+            try:
+                r = run(t, frames=frames, free_on_exit=True, schedule=schedule, **params)
+            except pagesim.Error as e:
+                report.fail(f"{e}{where}")
+                continue
+            c = r.counters
+            if (c["evictions"], c["swap_outs"], r.swap_slots_used, c["faults"]) != (5, 5, 0, n + frames):
+                report.fail(f"the exit did not free process 1's memory: {c['evictions']} evictions, "
+                            f"{c['swap_outs']} swap-outs, {r.swap_slots_used} swap slots in use at "
+                            f"the end; expected 5, 5, 0{where}")
+    # Processes that come and go, with and without readahead.
+    for seed in range(1, 6):
+        t = _core.testing.staggered_trace(seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, seed % 2 == 0)
+        frames = 2 + seed % 7
+        for schedule in schedules:
+            for page_cluster in (0, 3):
+                where = (f" (staggered_trace seed {seed}, frames {frames}, schedule {schedule}, "
+                         f"page_cluster {page_cluster}, free_on_exit)")
+                report.checks += 1
+                try:
+                    r = run(t, frames=frames, free_on_exit=True, schedule=schedule,
+                            page_cluster=page_cluster, **params)
+                except pagesim.Error as e:
+                    report.fail(f"{e}{where}")
+                    continue
+                _check_sums(report, r.counters, where)
 
 
 def assert_conforms(policy: PolicyLike, *, traces: int = 100, **params: Any) -> None:

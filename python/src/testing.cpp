@@ -40,6 +40,8 @@ void register_testing(py::module_& m) {
   });
   t.def("random_trace", &testing::random_trace, py::arg("seed"), py::arg("length"),
         py::arg("pages"), py::arg("procs") = 1, py::arg("files") = false);
+  t.def("staggered_trace", &testing::staggered_trace, py::arg("seed"), py::arg("length"),
+        py::arg("pages"), py::arg("procs"), py::arg("files") = false);
   t.def(
       "comparison_table",
       [](const Trace& trace, std::int64_t frames, const std::vector<std::string>& policies,

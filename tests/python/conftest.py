@@ -23,6 +23,9 @@ class OrderedDictLRU(pagesim.Policy):
     def select_victims(self, want, view):
         return [self.order.popitem(last=False)[0] for _ in range(want)]
 
+    def on_free(self, page, view):  # its process exited (free_on_exit)
+        self.order.pop(page, None)
+
 
 def random_trace(seed, length=3000, pages=150, procs=2, write_fraction=0.3):
     """A skewed random trace with several processes (built independently of pagesim)."""

@@ -81,3 +81,15 @@ def test_overnight_table_is_consistent():
         assert (major == 0) == (swap_outs == 0) == (wait == 0), policy
     kept = {row[0] for row in rows if row[1] == 0}
     assert {"active_inactive", "linux24_vscan", "arc", "lirs"} <= kept
+
+
+def test_readme_python_policy_passes_its_own_tests():
+    # The README's "In Python" block: a policy class and two pytest tests, run as written.
+    text = (ROOT / "README.md").read_text()
+    start = text.index("```python\nfrom collections import OrderedDict\n") + len("```python\n")
+    namespace = {}
+    exec(text[start:text.index("```", start)], namespace)
+    tests = [name for name in namespace if name.startswith("test_")]
+    assert tests == ["test_my_lru_conforms", "test_my_lru_is_no_better_than_min_on_a_scan"]
+    for name in tests:
+        namespace[name]()

@@ -187,13 +187,6 @@ def test_access_fields():
     assert seen == [(0, 0, False, anon, never), (1, 1, True, anon, never), (2, 0, False, anon, never)]
 
 
-class ExitingLRU(OrderedDictLRU):
-    """OrderedDictLRU that forgets the pages of exited processes."""
-
-    def on_free(self, page, view):
-        self.order.pop(page, None)
-
-
 def staggered(seed, length=4000, pages=120):
     """Three processes that come and go: 1 in the first half, 2 in the middle, 3 at the end."""
     rng = np.random.default_rng(seed)
@@ -209,7 +202,7 @@ def test_free_on_exit_reaches_on_free_of_a_python_policy(schedule):
     t = staggered(1)
     for frames in (10, 60):
         kw = dict(frames=frames, free_on_exit=True, schedule=schedule, device="nvme")
-        mine = pagesim.simulate(t, ExitingLRU(), **kw)
+        mine = pagesim.simulate(t, OrderedDictLRU(), **kw)
         native = pagesim.simulate(t, "lru", **kw)
         assert mine.summary() | {"policy": "lru"} == native.summary()
         assert mine.per_process == native.per_process
@@ -225,4 +218,4 @@ def test_free_on_exit_reaches_on_free_of_a_python_policy(schedule):
             after = vm[vm.index >= ends.min()][f"resident_{ends.idxmin()}"]
             assert len(after) > 1 and ((after == 0).all() if free else after.iloc[0] > 0)
     with pytest.raises(pagesim.PolicyError, match="on_free\\(page, view\\) is not implemented"):
-        pagesim.simulate(t, OrderedDictLRU(), frames=10, free_on_exit=True, schedule=schedule)
+        pagesim.simulate(t, Fifo(), frames=10, free_on_exit=True, schedule=schedule)

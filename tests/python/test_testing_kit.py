@@ -37,15 +37,23 @@ def test_builtin_and_python_policies_conform():
     testing.assert_conforms(PyLru, traces=10)
 
 
-@pytest.mark.parametrize("cls,message", [
-    (TooMany, "victims when asked for 1"),
-    (Unseeded, "not deterministic: a fresh instance with the same parameters gave"),
+# The same LRU without on_free, as a policy written before exits.
+NoFree = type("NoFree", (pagesim.Policy,), {
+    k: v for k, v in vars(OrderedDictLRU).items()
+    if k in ("traits", "reset", "on_hit", "on_fault", "select_victims")})
+
+
+@pytest.mark.parametrize("cls,message,where", [
+    (TooMany, "victims when asked for 1", "(random_trace seed "),
+    (Unseeded, "not deterministic: a fresh instance with the same parameters gave", "(random_trace seed "),
+    (NoFree, "on_free(page, view) is not implemented; free_on_exit=true calls it",
+     "(process 1 writes 6 pages and exits, process 2 writes 1; frames 1, schedule static, free_on_exit)"),
 ])
-def test_broken_policies_are_reported(cls, message):
+def test_broken_policies_are_reported(cls, message, where):
     report = testing.check_conformance(cls, traces=40)
     assert not report.ok
     assert message in report.text()
-    assert "(random_trace seed " in report.text()
+    assert where in report.text()
     with pytest.raises(AssertionError, match="checks, .* failed"):
         report.check()
 
