@@ -86,6 +86,14 @@ def test_cli_sweep_on_a_dask_scheduler(client, tmp_path, capsys):
     assert capsys.readouterr().out == local
     rows = [line.split() for line in local.splitlines()[1:]]
     assert len(rows) == 2 * 2 * 2 and min(int(r[7]) for r in rows) > 0  # swap_outs
+    # Read options the workers would not know: the trace is loaded here and sent.
+    numbers = tmp_path / "numbers.txt"
+    numbers.write_text("".join(f"W {(i * 7919) % 97}\n" for i in range(2000)))
+    args = ["sweep", str(numbers), "--page-numbers", "--policies", "fifo", "--frames", "20"]
+    assert cli.main(args) == 0
+    local = capsys.readouterr().out
+    assert cli.main(args + ["--dask", client.scheduler.address]) == 0
+    assert capsys.readouterr().out == local and int(local.splitlines()[1].split()[-1]) > 0
 
 
 def test_simulate_submitted_to_dask_returns_a_result(client, tmp_path):
