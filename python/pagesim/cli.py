@@ -291,7 +291,8 @@ def build_parser() -> argparse.ArgumentParser:
                                          "table, write every column as CSV")
     sweep.add_argument("trace", nargs="+", help="trace files, any format; each is swept on its own")
     sweep.add_argument("--policies", required=True,
-                       help="comma-separated policy names, or 'all' (see 'pagesim policies')")
+                       help="comma-separated policy names, each optionally with its own "
+                            "parameters, NAME(KEY=VALUE,...); or 'all' (see 'pagesim policies')")
     size = sweep.add_mutually_exclusive_group(required=True)
     size.add_argument("--frames", help="memory sizes in page frames, comma-separated")
     size.add_argument("--fractions",
@@ -305,7 +306,8 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--jobs", type=int, help="threads (default: one per CPU)")
     sweep.add_argument("--dask", metavar="ADDRESS",
                        help="run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786); workers "
-                            "load the traces by path, so they must see the same files")
+                            "load the traces by path, so they must see the same files (with "
+                            "--format, --page-size, ... the traces are loaded here and sent)")
     _add_read_options(sweep)
     sweep.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE[,VALUE...]",
                        help="engine or policy parameter for every run; several values are a grid "
