@@ -31,7 +31,8 @@ __all__ = ["convert", "detect_format", "generate", "generators", "interleave", "
 
 #: Generator name -> the workload it imitates (traces/include/pagesim/generators.hpp has the details).
 GENERATORS = {
-    "qsbench": "qsbench: quicksort of a random int array per process (mib, procs, seed, window, quantum, elements, page_size)",
+    "qsbench": "qsbench: quicksort of a random int array per process, which exits when done: "
+               "free_on_exit=True (mib, procs, seed, window, quantum, elements, page_size)",
     "stream": "streaming file reads, each page once: ls -lR, updatedb, dd (mib, files, passes, seed, pid)",
     "hog": "memory hog: allocate and write mib MiB, then sleep (mib, passes, pid)",
     "zipf": "independent references with zipf popularity (accesses, pages, alpha, write_fraction, seed)",

@@ -34,7 +34,8 @@ Trace generate_loop(std::uint64_t accesses, std::uint32_t pages, double write_fr
 // policy); the default 2 folds the partition pointers' ping-pong between two pages and is
 // exact for LRU with at least 2 frames (the LRU stacks agree whenever a page outside the
 // window is touched), an approximation of the referenced-bit timing for other policies. With
-// procs > 1 the processes' streams are interleaved round robin, `quantum` accesses a turn.
+// procs > 1 the processes' streams are interleaved round robin, `quantum` accesses a turn;
+// each process exits when its sort is done (replay with free_on_exit=true to free its array).
 struct QsbenchOptions {
   std::uint64_t mib = 16;        // -m: array size per process
   std::uint64_t elements = 0;    // array length; 0 = mib * 2^20 / 4
