@@ -12,7 +12,9 @@
 // p was swapped out earlier in the segment and has only been read since (the next write is
 // a'), so with the swap cache it is clean and the eviction is free. Evictions of p before its
 // first write are free. (With free_slot_on_swapin a re-fetched page is dirty, which only adds
-// swap-outs: the count is then a lower bound, which is all the bound below needs.)
+// swap-outs: the count is then a lower bound, which is all the bound below needs.) With
+// free_on_exit the last segment of a page ends at its process's last access instead of N: the
+// exit frees the page, dirty or not, without a write, and nothing after it needs the page.
 //
 // Packing. A segment without an eviction keeps its page resident at every access s with
 // a < s < a'. After access s is served, memory holds at most F pages, among them page(s) and
@@ -98,9 +100,11 @@ class MaxAddTree {
 
 // Calls seg(first, last) for every write segment with its covered accesses first..last
 // (first > last when the segment covers no access) and point(i, inside) for every access i,
-// inside = i is a read of an anonymous page with a segment covering i.
+// inside = i is a read of an anonymous page with a segment covering i. A page's last segment
+// runs to the end of the trace, or with `exits` to its process's last access (the exit frees
+// the page).
 template <class SegFn, class PointFn>
-std::uint64_t scan_segments(const Trace& trace, SegFn&& seg, PointFn&& point) {
+std::uint64_t scan_segments(const Trace& trace, SegFn&& seg, PointFn&& point, bool exits = false) {
   std::vector<std::uint64_t> last_write(trace.num_pages(), kNone);
   const std::size_t n = trace.size();
   std::uint64_t count = 0;
@@ -122,9 +126,13 @@ std::uint64_t scan_segments(const Trace& trace, SegFn&& seg, PointFn&& point) {
       point(i, last_write[p] != kNone);
     }
   }
+  std::vector<std::uint64_t> end(trace.num_procs(), std::uint64_t{n} - 1);
+  if (exits) {
+    for (std::size_t i = 0; i < n; ++i) end[trace.page_proc(trace.page(i))] = i;
+  }
   for (PageId p = 0; p < trace.num_pages(); ++p) {
     if (last_write[p] == kNone) continue;
-    seg(last_write[p] + 1, std::uint64_t{n} - 1);
+    seg(last_write[p] + 1, end[trace.page_proc(p)]);
     ++count;
   }
   return count;
@@ -152,7 +160,7 @@ std::uint64_t count_dirty_segments(const Trace& trace) {
   return scan_segments(trace, [](std::uint64_t, std::uint64_t) {}, [](std::size_t, bool) {});
 }
 
-std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames) {
+std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames, bool free_on_exit) {
   if (frames == 0) throw ConfigError("frames = 0 is out of range: memory needs at least 1 frame");
   std::vector<Segment> segments;
   const std::uint64_t total = scan_segments(
@@ -161,7 +169,7 @@ std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames) {
         // A segment covering no access never needs its page evicted: always packed.
         if (first <= last) segments.push_back({first, last});
       },
-      [](std::size_t, bool) {});
+      [](std::size_t, bool) {}, free_on_exit);
   if (segments.empty()) return 0;
 
   // Elementary ranges [xs[k], xs[k+1]) between segment ends.

@@ -57,14 +57,15 @@ def _ratio(num: float, den: float) -> float:
     return num / den
 
 
-def swap_out_lower_bound(trace, *, frames: int) -> int:
+def swap_out_lower_bound(trace, *, frames: int, free_on_exit: bool = False) -> int:
     """A lower bound on the swap-outs of every policy on ``trace`` with ``frames`` frames.
 
-    Sound for any eviction schedule (demand paging, watermark batches, readahead) and also
-    with ``free_slot_on_swapin``. The proof is in ``libsim/src/prescient.cpp`` and the README
+    Sound for any eviction schedule (demand paging, watermark batches, readahead), with
+    ``free_slot_on_swapin``, and, when told, with ``free_on_exit`` (a page's last write then
+    ends at its process's exit). The proof is in ``libsim/src/prescient.cpp`` and the README
     ("Prescient bracket").
     """
-    return int(_core.swap_out_lower_bound(_trace(trace), int(frames)))
+    return int(_core.swap_out_lower_bound(_trace(trace), int(frames), bool(free_on_exit)))
 
 
 def exact_optimum(trace, *, frames: int, fault_weight: int = 0, swap_out_weight: int = 1,
@@ -109,7 +110,8 @@ def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIEN
     swaps = {n: int(simulate(t, n, frames=frames, **params)["swap_outs"]) for n in names}
     best_policy = min(swaps, key=lambda n: (swaps[n], names.index(n)))
     return {
-        "lower_bound": swap_out_lower_bound(t, frames=frames),
+        "lower_bound": swap_out_lower_bound(t, frames=frames,
+                                            free_on_exit=bool(params.get("free_on_exit", False))),
         "best": swaps[best_policy],
         "best_policy": best_policy,
         "min_major_faults": int(simulate(t, "belady", frames=frames, **params)["major_faults"]),

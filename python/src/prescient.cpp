@@ -21,11 +21,11 @@ py::array_t<T> to_numpy(std::vector<T>&& v) {
 void register_prescient(py::module_& m) {
   m.def(
       "swap_out_lower_bound",
-      [](const Trace& trace, std::size_t frames) {
+      [](const Trace& trace, std::size_t frames, bool free_on_exit) {
         py::gil_scoped_release release;
-        return swap_out_lower_bound(trace, frames);
+        return swap_out_lower_bound(trace, frames, free_on_exit);
       },
-      py::arg("trace"), py::arg("frames"));
+      py::arg("trace"), py::arg("frames"), py::arg("free_on_exit") = false);
   m.def("count_dirty_segments", &count_dirty_segments, py::arg("trace"));
   m.def(
       "exact_optimum",

@@ -152,6 +152,34 @@ TEST_CASE("the lower bound holds for every policy on larger traces, with batches
         CHECK(lb <= run(t, name, frames, Params{{"free_slot_on_swapin", true}}).swap_outs);
         // Readahead pages are swap-cache pages (clean) and take frames like any other.
         CHECK(lb <= run(t, name, frames, Params{{"page_cluster", std::int64_t{3}}}).swap_outs);
+      }
+    }
+  }
+}
+
+TEST_CASE("with free_on_exit the lower bound ends segments at exits, and still holds") {
+  // Process 1 writes 13 pages once each and exits; process 2 then writes 8: at 8 frames every
+  // policy makes exactly 5 swap-outs (the conformance suite checks it). Without exits the
+  // bound would claim more: process 1's segments would run to the end of the trace.
+  TraceBuilder b(4096, "exit-then-fill");
+  for (std::uint64_t p = 0; p < 13; ++p) b.add(1, p, true);
+  for (std::uint64_t p = 0; p < 8; ++p) b.add(2, p, true);
+  const Trace exit_then_fill = std::move(b).build();
+  CHECK(swap_out_lower_bound(exit_then_fill, 8, true) == 5);
+  CHECK(swap_out_lower_bound(exit_then_fill, 8, false) > 5);
+  CHECK(run(exit_then_fill, "belady", 8, Params{{"free_on_exit", true}}).swap_outs == 5);
+  const auto names = Registry::instance().names();
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    CAPTURE(seed);
+    const Trace t = testing::staggered_trace(seed, 300 + seed * 10, 8 + seed % 30, 2 + seed % 3, seed % 3 == 0);
+    for (std::int64_t frames : {1, 3, 8, 20}) {
+      CAPTURE(frames);
+      const std::uint64_t lb = swap_out_lower_bound(t, static_cast<std::size_t>(frames), true);
+      CHECK(lb <= swap_out_lower_bound(t, static_cast<std::size_t>(frames)));
+      for (const std::string& name : names) {
+        CAPTURE(name);
+        CHECK(lb <= run(t, name, frames, Params{{"free_on_exit", true}}).swap_outs);
+        CHECK(lb <= run(t, name, frames, Params{{"free_on_exit", true}, {"page_cluster", std::int64_t{3}}}).swap_outs);
         if (frames >= 4) {
           CHECK(lb <= run(t, name, frames, Params{{"low_watermark", std::int64_t{1}}, {"high_watermark", std::int64_t{3}}}).swap_outs);
         }

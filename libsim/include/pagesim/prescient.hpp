@@ -26,8 +26,10 @@ namespace pagesim {
 // free_slot_on_swapin, as long as the accesses are replayed in trace order (with dynamic
 // scheduling of several processes the replay order differs and the bound is for the trace
 // order only). O(W log W) for W writes. The proof is in prescient.cpp and in the
-// README ("Prescient bracket").
-std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames);
+// README ("Prescient bracket"). With `free_on_exit` (the engine's key) a page's last write
+// segment ends at its process's last access, when the exit frees it.
+std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames,
+                                   bool free_on_exit = false);
 
 // Number of write segments of anonymous pages: from a write to the page's next write (or to
 // the end of the trace). With the default swap cache a segment costs at most one swap-out,
