@@ -122,8 +122,7 @@ void Engine::plan_exits() {
     if (trace_.page_kind(p) == PageKind::kAnon) exit_pages_[next[trace_.page_proc(p)]++] = p;
   }
   // The static order: each process exits after its last access, unless that is the trace's.
-  std::vector<std::size_t> last(np, 0);
-  for (std::size_t i = 0; i < trace_.size(); ++i) last[trace_.page_proc(trace_.page(i))] = i;
+  const std::vector<std::size_t> last = trace_.last_accesses();
   for (ProcId q = 0; q < np; ++q) {
     if (last[q] + 1 < trace_.size()) exits_.emplace_back(last[q], q);
   }

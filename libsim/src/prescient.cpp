@@ -126,10 +126,8 @@ std::uint64_t scan_segments(const Trace& trace, SegFn&& seg, PointFn&& point, bo
       point(i, last_write[p] != kNone);
     }
   }
-  std::vector<std::uint64_t> end(trace.num_procs(), std::uint64_t{n} - 1);
-  if (exits) {
-    for (std::size_t i = 0; i < n; ++i) end[trace.page_proc(trace.page(i))] = i;
-  }
+  const std::vector<std::size_t> end =
+      exits ? trace.last_accesses() : std::vector<std::size_t>(trace.num_procs(), n - 1);
   for (PageId p = 0; p < trace.num_pages(); ++p) {
     if (last_write[p] == kNone) continue;
     seg(last_write[p] + 1, end[trace.page_proc(p)]);

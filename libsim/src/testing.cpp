@@ -66,20 +66,32 @@ bool run_once(Report& report, const Trace& t, const PolicyFactory& make, const s
   return false;
 }
 
+// A registered policy's inlined replay (by name) must count as its virtual one (Policy&), `r`.
+void check_inlined(Report& report, const Trace& t, const std::string& name, const Params& params,
+                   const Result& r, const std::string& context) {
+  ++report.checks;
+  try {
+    const Result inlined = simulate(t, name, params);
+    if (inlined.total != r.total) {
+      report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree: " +
+                  std::to_string(inlined.total.faults) + " vs " +
+                  std::to_string(r.total.faults) + " faults" + context);
+    }
+  } catch (const Error& e) {
+    report.fail(std::string(e.what()) + context);
+  }
+}
+
 // The exit checks of the conformance suite (see check_conformance).
 void check_exits(Report& report, const std::string& name, const PolicyFactory& make,
                  bool registered, const ConformanceOptions& options) {
   const bool prescient = make(with(options.params, "frames", std::int64_t{1}))->traits().needs_future;
   const std::vector<std::string> schedules =
       prescient ? std::vector<std::string>{"static"} : std::vector<std::string>{"static", "round_robin"};
-  // Process 1 writes frames + 5 pages once each and exits; then process 2 writes `frames` new
-  // pages once each. Every policy evicts 5 of process 1's pages, each dirty (5 swap-outs), and
+  // exit_then_fill: every policy evicts 5 of process 1's pages, each dirty (5 swap-outs), and
   // then none: process 1's exit frees all its frames and slots.
   for (std::int64_t frames : {1, 3, 8}) {
-    TraceBuilder b(4096, "exit-then-fill");
-    for (std::int64_t p = 0; p < frames + 5; ++p) b.add(1, static_cast<std::uint64_t>(p), true);
-    for (std::int64_t p = 0; p < frames; ++p) b.add(2, static_cast<std::uint64_t>(p), true);
-    const Trace t = std::move(b).build();
+    const Trace t = exit_then_fill(static_cast<std::uint32_t>(frames));
     for (const std::string& schedule : schedules) {
       for (const char* device : {"none", "nvme"}) {
         const std::string context = " (process 1 writes " + std::to_string(frames + 5) +
@@ -124,16 +136,7 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
       Result r;
       if (!run_once(report, t, make, name, params, r, context)) continue;
       check_sums(report, r.total, context);
-      if (registered) {
-        ++report.checks;
-        try {
-          if (simulate(t, name, params).total != r.total) {
-            report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree" + context);
-          }
-        } catch (const Error& e) {
-          report.fail(std::string(e.what()) + context);
-        }
-      }
+      if (registered) check_inlined(report, t, name, params, r, context);
     }
   }
 }
@@ -193,19 +196,7 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
                     "), impossible for demand paging" + context);
       }
     }
-    if (registered) {
-      ++report.checks;
-      try {
-        const Result inlined = simulate(t, name, params);
-        if (inlined.total != r.total) {
-          report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree: " +
-                      std::to_string(inlined.total.faults) + " vs " +
-                      std::to_string(r.total.faults) + " faults" + context);
-        }
-      } catch (const Error& e) {
-        report.fail(std::string(e.what()) + context);
-      }
-    }
+    if (registered) check_inlined(report, t, name, params, r, context);
     if (frames >= 4) {
       Params batch = with(with(params, "low_watermark", std::int64_t{1}), "high_watermark", std::int64_t{3});
       Result b;
@@ -240,18 +231,32 @@ void Report::fail(std::string what) {
   if (failures.size() < kMaxFailures) failures.push_back(std::move(what));
 }
 
+namespace {
+
+// One access of process `pid` for random_trace and staggered_trace: a page skewed towards low
+// numbers, a write with probability 0.3.
+void add_random_access(TraceBuilder& b, Rng& rng, std::uint64_t pid, std::uint64_t pages, bool files) {
+  const std::uint64_t r = rng.below(pages);
+  const std::uint64_t vpn = rng.below(2) ? r : r / 2;
+  // Odd pages of even pids are file-backed: a page keeps one kind.
+  const bool file = files && pid % 2 == 0 && vpn % 2 == 1;
+  b.add(pid, vpn, rng.uniform() < 0.3, file ? PageKind::kFile : PageKind::kAnon);
+}
+
+}  // namespace
+
 Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages, std::uint64_t procs,
                    bool files) {
   Rng rng(seed);
   TraceBuilder b(4096, "random_trace(" + std::to_string(seed) + ")");
-  for (std::size_t i = 0; i < length; ++i) {
-    const std::uint64_t pid = 1 + rng.below(procs);
-    const std::uint64_t r = rng.below(pages);
-    const std::uint64_t vpn = rng.below(2) ? r : r / 2;
-    // Odd pages of even pids are file-backed: a page keeps one kind.
-    const bool file = files && pid % 2 == 0 && vpn % 2 == 1;
-    b.add(pid, vpn, rng.uniform() < 0.3, file ? PageKind::kFile : PageKind::kAnon);
-  }
+  for (std::size_t i = 0; i < length; ++i) add_random_access(b, rng, 1 + rng.below(procs), pages, files);
+  return std::move(b).build();
+}
+
+Trace exit_then_fill(std::uint32_t frames) {
+  TraceBuilder b(4096, "exit_then_fill(" + std::to_string(frames) + ")");
+  for (std::uint64_t p = 0; p < frames + 5; ++p) b.add(1, p, true);
+  for (std::uint64_t p = 0; p < frames; ++p) b.add(2, p, true);
   return std::move(b).build();
 }
 
@@ -266,11 +271,7 @@ Trace staggered_trace(std::uint64_t seed, std::size_t length, std::uint64_t page
     const std::uint64_t j = i / half;
     const std::uint64_t lo = j == 0 ? 0 : j - 1;
     const std::uint64_t hi = std::min<std::uint64_t>(j, procs - 1);
-    const std::uint64_t pid = 1 + lo + rng.below(hi - lo + 1);
-    const std::uint64_t r = rng.below(pages);
-    const std::uint64_t vpn = rng.below(2) ? r : r / 2;
-    const bool file = files && pid % 2 == 0 && vpn % 2 == 1;
-    b.add(pid, vpn, rng.uniform() < 0.3, file ? PageKind::kFile : PageKind::kAnon);
+    add_random_access(b, rng, 1 + lo + rng.below(hi - lo + 1), pages, files);
   }
   return std::move(b).build();
 }

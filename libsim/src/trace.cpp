@@ -30,6 +30,12 @@ std::uint64_t Trace::count_writes() const {
   return n;
 }
 
+std::vector<std::size_t> Trace::last_accesses() const {
+  std::vector<std::size_t> last(num_procs(), 0);
+  for (std::size_t i = 0; i < size(); ++i) last[page_proc(page(i))] = i;
+  return last;
+}
+
 namespace {
 
 // Index of the first element of `column` that `bad` holds for; called only after a

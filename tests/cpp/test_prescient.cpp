@@ -161,13 +161,11 @@ TEST_CASE("with free_on_exit the lower bound ends segments at exits, and still h
   // Process 1 writes 13 pages once each and exits; process 2 then writes 8: at 8 frames every
   // policy makes exactly 5 swap-outs (the conformance suite checks it). Without exits the
   // bound would claim more: process 1's segments would run to the end of the trace.
-  TraceBuilder b(4096, "exit-then-fill");
-  for (std::uint64_t p = 0; p < 13; ++p) b.add(1, p, true);
-  for (std::uint64_t p = 0; p < 8; ++p) b.add(2, p, true);
-  const Trace exit_then_fill = std::move(b).build();
-  CHECK(swap_out_lower_bound(exit_then_fill, 8, true) == 5);
-  CHECK(swap_out_lower_bound(exit_then_fill, 8, false) > 5);
-  CHECK(run(exit_then_fill, "belady", 8, Params{{"free_on_exit", true}}).swap_outs == 5);
+  const Trace t8 = testing::exit_then_fill(8);
+  REQUIRE(t8.size() == 21);
+  CHECK(swap_out_lower_bound(t8, 8, true) == 5);
+  CHECK(swap_out_lower_bound(t8, 8, false) > 5);
+  CHECK(run(t8, "belady", 8, Params{{"free_on_exit", true}}).swap_outs == 5);
   const auto names = Registry::instance().names();
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);

@@ -32,6 +32,11 @@ Params textbook(Params params = {});
 Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages,
                    std::uint64_t procs = 1, bool files = false);
 
+// Process 1 writes `frames` + 5 pages once each, then process 2 writes `frames` pages of its
+// own once each. With free_on_exit and `frames` frames every policy makes exactly 5 evictions,
+// each a swap-out, and ends with no swap slot in use: process 1's exit frees all it had.
+Trace exit_then_fill(std::uint32_t frames);
+
 // Processes that come and go: process k (pid k + 1) makes its accesses in positions
 // [k * h, (k + 2) * h) of the trace, h = length / 2, so at most two run at a time and each
 // but the last ends (exits, with free_on_exit) while the next still runs. Pages, writes and
