@@ -43,10 +43,14 @@ def _print_pairs(pairs: dict[str, Any]) -> None:
         print(f"{key:<{width}}  {value}")
 
 
+def _load(args: argparse.Namespace, path: str, format: Optional[str] = None) -> "pagesim.Trace":
+    """The trace at `path`, read with the command's read options (_add_read_options)."""
+    return pagesim.load(path, format=format or args.format, page_size=args.page_size,
+                        page_numbers=args.page_numbers, instructions=args.instructions)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
-    traces = [pagesim.load(path, format=args.format, page_size=args.page_size,
-                           page_numbers=args.page_numbers, instructions=args.instructions)
-              for path in args.trace]
+    traces = [_load(args, path) for path in args.trace]
     trace = traces[0] if len(traces) == 1 else pagesim.together(traces)
     params = _params(args.param)
     if not args.vmstat:
@@ -99,10 +103,7 @@ def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
     (default read options), else the trace loaded here."""
     default_read = (args.format == "auto" and args.page_size == 4096 and not args.page_numbers
                     and not args.instructions)
-    return {path: path if args.dask and default_read else
-            pagesim.load(path, format=args.format, page_size=args.page_size,
-                         page_numbers=args.page_numbers, instructions=args.instructions)
-            for path in args.trace}
+    return {path: path if args.dask and default_read else _load(args, path) for path in args.trace}
 
 
 def _sweep_columns(args: argparse.Namespace, params: dict[str, Any]) -> list[str]:
@@ -163,8 +164,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_mrc(args: argparse.Namespace) -> int:
     from . import mrc
-    trace = pagesim.load(args.trace, format=args.format, page_size=args.page_size,
-                         page_numbers=args.page_numbers, instructions=args.instructions)
+    trace = _load(args, args.trace)
     if args.frames is not None:
         sizes = _list(args.frames, int, "--frames", "integers")
     else:
@@ -253,8 +253,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 def cmd_info(args: argparse.Namespace) -> int:
     from .traces import detect_format
     fmt = args.format if args.format != "auto" else detect_format(args.trace)
-    trace = pagesim.load(args.trace, format=fmt, page_size=args.page_size,
-                         page_numbers=args.page_numbers, instructions=args.instructions)
+    trace = _load(args, args.trace, fmt)
     _print_info(trace, f"{args.trace} ({fmt})")
     return 0
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
-import numpy as np
 import pandas as pd
 
 import pagesim
@@ -159,14 +158,11 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
                  params: Dict[str, Any]) -> None:
     """The C++ suite's exit checks (pagesim/testing.hpp), in both schedules."""
     schedules = ["static"] if prescient else ["static", "round_robin"]
-    # Process 1 writes frames + 5 pages once each and exits; then process 2 writes `frames`
-    # new pages once each. Every policy evicts 5 of process 1's pages, each dirty (5 swap-outs),
-    # and then none: process 1's exit frees all its frames and slots.
+    # exit_then_fill: every policy evicts 5 of process 1's pages, each dirty (5 swap-outs), and
+    # then none: process 1's exit frees all its frames and slots.
     for frames in (1, 3, 8):
         n = frames + 5
-        t = pagesim.Trace.from_arrays(np.r_[np.arange(n), np.arange(frames)],
-                                      writes=np.ones(n + frames, bool),
-                                      pids=np.r_[np.ones(n, int), np.full(frames, 2)])
+        t = _core.testing.exit_then_fill(frames)
         for schedule in schedules:
             where = (f" (process 1 writes {n} pages and exits, process 2 writes {frames}; "
                      f"frames {frames}, schedule {schedule}, free_on_exit)")

@@ -194,9 +194,8 @@ def test_opt_curve_and_shards():
 def test_the_bracket_knows_about_exits():
     # Process 1 writes 13 pages and exits, process 2 writes 8, at 8 frames: 5 swap-outs for
     # every policy. The bound ends process 1's segments at its exit only when told.
-    import numpy as np
-    t = pagesim.Trace.from_arrays(np.r_[np.arange(13), np.arange(8)], writes=np.ones(21, bool),
-                                  pids=np.r_[np.ones(13, int), np.full(8, 2)])
+    t = pagesim._core.testing.exit_then_fill(8)
+    assert len(t) == 21 and t.num_procs == 2
     b = pagesim.prescient.prescient_bracket(t, frames=8, free_on_exit=True)
     assert b["lower_bound"] == b["best"] == 5
     assert pagesim.prescient.swap_out_lower_bound(t, frames=8) > 5
