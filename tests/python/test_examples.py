@@ -1,6 +1,7 @@
 """The example scripts run and print what the README shows; the overnight example's recency
-rows are worked out by hand."""
+rows, and the hog example's lru row and its runs without swapping, are worked out by hand."""
 import importlib.util
+import math
 import os
 import subprocess
 import sys
@@ -20,19 +21,24 @@ def readme_output(command: str) -> str:
     return text[start:text.index("```", start)]
 
 
-@pytest.mark.parametrize("script", ["overnight_updatedb.py", "read_priority_seeks.py", "kbuild_exits.py"])
+@pytest.mark.parametrize("script", ["overnight_updatedb.py", "read_priority_seeks.py",
+                                    "kbuild_exits.py", "hog_and_streams.py"])
 def test_readme_shows_what_the_example_prints(script):
     printed = subprocess.run([sys.executable, str(ROOT / "examples" / script)], check=True,
                              capture_output=True, text=True, env=os.environ).stdout
     assert printed == readme_output(f"PYTHONPATH=_build/python /usr/bin/python3 examples/{script}")
 
 
-def load_overnight():
-    path = ROOT / "examples" / "overnight_updatedb.py"
-    spec = importlib.util.spec_from_file_location("overnight", path)
+def load_example(script: str):
+    path = ROOT / "examples" / script
+    spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def load_overnight():
+    return load_example("overnight_updatedb.py")
 
 
 def test_overnight_recency_policies_by_hand():
@@ -82,6 +88,168 @@ def test_overnight_table_is_consistent():
     kept = {row[0] for row in rows if row[1] == 0}
     assert {"active_inactive", "linux24_vscan", "arc", "lirs"} <= kept
 
+
+@pytest.fixture(scope="module")
+def hog_example():
+    return load_example("hog_and_streams.py")
+
+
+@pytest.fixture(scope="module")
+def hog_trace(hog_example):
+    return hog_example.hog_and_streams_trace()
+
+
+@pytest.fixture(scope="module")
+def hog_results(hog_example, hog_trace):
+    return dict(hog_example.hog_runs(hog_trace))
+
+
+@pytest.fixture(scope="module")
+def hog_rows(hog_example, hog_results):
+    return {label: hog_example.hog_row(label, r) for label, r in hog_results.items()}
+
+
+def test_hog_lru_by_hand(hog_example, hog_results):
+    # The trace: the hog's 7168 pages (vpn order k = 0..7167) written in 3 passes, 21504
+    # writes; the streams' 21504 file pages, each read once (ls -lR, updatedb, dd one after
+    # another). They alternate in turns of 256: hog block, stream block, ..., 84 of each, the
+    # last a stream block. A stream page's only access is its first: a file read, a major
+    # fault, whatever the policy: 21504.
+    #
+    # lru. Between two writes of hog page k come the 7167 other hog pages and exactly 28
+    # stream blocks (each hog block is followed by one): 14335 distinct pages > 8192 frames,
+    # so k is evicted before each of its rewrites. So no access hits except the readahead
+    # below, the recency order is the access order, and reclaim (32 at a time when memory is
+    # full) takes the oldest pages in access order.
+    # Pass 1: 7168 minor faults. The first evictions (memory is full after 8192 page-ins) take
+    # pages in access order, so the hog's in vpn order, each dirty, each to the next free swap
+    # slot (scan_swap_map on a fresh swap map): page k gets slot k. The swap cache keeps the
+    # slot when the page comes back, and its next swap-out rewrites that slot.
+    # Passes 2 and 3: the fault on page 8j reads the aligned window of slots 8j..8j+7, pages
+    # 8j..8j+7, none of them resident; the next 7 writes hit. 2 * 7168 / 8 = 1792 major
+    # faults, each a swap-in; 14336 pages read, 12544 of them readahead, all used.
+    # The end: 7168 + 14336 + 21504 = 43008 pages brought in; after the first 8192 the other
+    # 34816, a multiple of 32, are taken from batches of 32 free frames, 1 (a stream page) or
+    # 8 (a swap-in) at a time, blocks of 256 keeping them aligned: the last page-in takes the
+    # last free frame, and memory ends full with the 8192 most recently used pages, the last 16
+    # hog blocks and 16 stream blocks: 4096 hog pages. Each of the other 21504 - 4096 hog
+    # writes is followed by the eviction of its page, dirty: 17408 swap-outs.
+    assert (hog_example.FRAMES, hog_example.TURN) == (8192, 256)
+    r = hog_results["lru"]
+    procs = {p["pid"]: p for p in r.per_process}
+    hog = procs[hog_example.HOG]
+    assert hog["minor_faults"] == 7168
+    assert hog["major_faults"] == hog["swap_ins"] == 1792
+    assert hog["readahead_pages"] == hog["readahead_used"] == 12544
+    assert hog["readahead_wasted"] == 0
+    assert hog["swap_outs"] == r["swap_outs"] == 17408
+    assert r["hits"] == 12544
+    for pid in hog_example.STREAMS:
+        assert procs[pid]["major_faults"] == procs[pid]["file_reads"] == procs[pid]["accesses"]
+    assert sum(procs[pid]["file_reads"] for pid in hog_example.STREAMS) == 21504
+
+
+def test_hog_runs_without_swapping_by_hand(hog_results, hog_rows):
+    # A policy that swaps nothing out leaves the disk to the streams' reads, one page each,
+    # synchronous (static schedule) on an idle disk: elapsed = CPU time + their service times.
+    # Dense page ids follow first accesses: through the hog's first pass (28 blocks) hog and
+    # stream blocks alternate, so stream block b < 28 holds ids 256 + 512b .. 511 + 512b;
+    # then the hog has no new pages and stream ids run on from 14336 = 511 + 512 * 27 + 1.
+    # hdd-2002 puts 2 * 28672 swap slots first and file page p at 57344 + p: a span of 86016.
+    # A read costs 0.3 ms + 4096 B / 30 MB/s, plus, if the head moves by d, 1 ms + (8.5 - 1)
+    # ms * 15/8 * sqrt(d / span) + 4.17 ms of rotation, rounded to the ns: the first read moves
+    # the head from 0 to 57344 + 256, 27 reads jump over a hog block (d = 256), the other
+    # 21504 - 28 follow on. CPU: 43008 accesses of 100 ns.
+    pages, span = 7168 + 21504, 3 * (7168 + 21504)
+
+    def read_ns(d: int) -> int:
+        ns = 0.3e6 + 4096 * 1e3 / 30
+        if d:
+            ns += 1e6 + 7.5e6 * 15 / 8 * math.sqrt(d / span) + 4.17e6
+        return int(ns + 0.5)
+
+    elapsed_ns = (43008 * 100 + read_ns(2 * pages + 256) + 27 * read_ns(256)
+                  + (21504 - 28) * read_ns(0))
+    assert elapsed_ns == 9_568_487_687
+    kept = [label for label, out, *_ in hog_rows.values() if out == 0]
+    assert kept == ["active_inactive", "active_inactive(workingset=true)", "mglru",
+                    "freebsd(defer_swapspace_pageouts=true)", "belady"]
+    for label in kept:
+        assert hog_results[label].time["elapsed_ns"] == elapsed_ns, label
+        assert hog_results[label].time["user_ns"] == 43008 * 100, label  # "4.3 ms of CPU"
+
+
+def test_hog_table_is_consistent(hog_example, hog_trace, hog_results, hog_rows):
+    rows = hog_rows
+    assert list(rows) == [label for label, _, _ in hog_example.POLICIES]
+    for label, r in hog_results.items():
+        _, out, pages_in, major, wait, stream_major, elapsed = rows[label]
+        # Every stream page is read once: one major fault each, whatever the policy.
+        assert stream_major == 21504, label
+        # The hog's pages are all written before any eviction, so each refault finds a swap
+        # copy: every hog major fault is a swap-in. A policy that never swaps out the hog
+        # never swaps it in and the hog never waits; one that does, does both.
+        hog = {p["pid"]: p for p in r.per_process}[hog_example.HOG]
+        assert hog["major_faults"] == hog["swap_ins"], label
+        assert hog["zero_refills"] == 0, label
+        assert (out == 0) == (pages_in == 0) == (major == 0) == (wait == 0), label
+    # "The hog fits with 1024 frames to spare": belady (MIN) evicts a page never used again
+    # while one is resident, and at least 1024 stream pages, all dead once read, are.
+    assert hog_example.FRAMES - 7168 == 1024
+    # "workingset detection changes nothing: no file page is read twice".
+    info = pagesim.traces.summary(hog_trace)
+    assert info["file_pages"] == sum(p["accesses"] for p in info["processes"]
+                                     if p["pid"] in hog_example.STREAMS) == 21504
+    assert rows["active_inactive(workingset=true)"][1:] == rows["active_inactive"][1:]
+    # lru (worked out above): 7167 + 7168 pages between two writes, more than memory holds.
+    assert 7167 + 7168 > hog_example.FRAMES
+    lru = rows["lru"]
+    assert lru[1:4] == (17408, 14336, 1792)
+    assert round(lru[4], 1) == 12.6  # "the hog waits 12.6 s"
+    assert round(lru[6], 1) == 24.0 and round(lru[6] / rows["belady"][6], 1) == 2.5
+    # clock and two_q swap as many pages out and in. clock here is FIFO: every page is
+    # referenced after it comes in and not again before the hand comes round. two_q admits a
+    # page to Am only if A1out (Kout = 0.5 * 8192 ids) still remembers it, but in this FIFO
+    # order a hog page comes back 2 * 7168 - 8192 = 6144 evictions after its own (32 fewer at
+    # most with batches), which is more than 4096.
+    assert rows["clock"][1:4] == rows["two_q"][1:4] == lru[1:4]
+    assert 2 * 7168 - hog_example.FRAMES - 32 > hog_example.FRAMES // 2
+    # The 2.4 VMs give in part of the way; freebsd nearly as much as lru; arc less than half
+    # of lru's swap-outs, yet about as many hog major faults.
+    assert (rows["rmap_aging"][1], rows["rmap_aging(aging=exponential)"][1],
+            rows["linux24_vscan"][1]) == (8416, 14920, 3630)
+    assert all(0 < rows[label][1] < lru[1]
+               for label in ("rmap_aging", "rmap_aging(aging=exponential)", "linux24_vscan"))
+    # linux24_vscan asked for one victim per fault (no watermarks) instead of 32.
+    one_at_a_time = pagesim.simulate(hog_trace, "linux24_vscan", frames=hog_example.FRAMES,
+                                     device="hdd-2002", schedule="static", interval_ns=0)
+    assert one_at_a_time["swap_outs"] == 326
+    assert rows["freebsd"][1] == 17152 and lru[1] - rows["freebsd"][1] < lru[1] // 50
+    assert rows["arc"][1] == 8048 and 2 * rows["arc"][1] < lru[1]
+    assert rows["arc"][3] == 1776 and lru[3] - rows["arc"][3] < lru[3] // 100
+
+
+def test_hog_size_decides(hog_example):
+    # "at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 15424 and 13870
+    # (lru 18176), while active_inactive and mglru still swap out nothing".
+    def swap_outs(mib, policy):
+        return hog_example.run(hog_example.hog_and_streams_trace(mib), policy, {})["swap_outs"]
+
+    assert swap_outs(20, "rmap_aging") == swap_outs(20, "linux24_vscan") == 0
+    assert (swap_outs(30, "rmap_aging"), swap_outs(30, "linux24_vscan"),
+            swap_outs(30, "lru")) == (15424, 13870, 18176)
+    assert swap_outs(30, "active_inactive") == swap_outs(30, "mglru") == 0
+
+
+def test_hog_sleeps_under_round_robin(hog_example, hog_trace):
+    # Round robin (the default for several processes) runs a process until it blocks or its
+    # 10 ms quantum ends: the hog, first and never blocked (its faults are minor), does its
+    # 21504 writes of 100 ns in its first 2.15 ms, then sleeps.
+    r = pagesim.simulate(hog_trace, "lru", frames=hog_example.FRAMES, device="hdd-2002",
+                         interval_ns=0, **hog_example.BATCH)
+    hog = {p["pid"]: p for p in r.per_process_time}[hog_example.HOG]
+    assert hog["elapsed_ns"] == hog["user_ns"] == 21504 * 100
+    assert hog["major_faults"] == 0
 
 def test_readme_python_policy_passes_its_own_tests():
     # The README's "In Python" block: a policy class and two pytest tests, run as written.

@@ -1,0 +1,124 @@
+"""A memory hog and three streams: which VMs swap out a working process to cache file pages
+that are never read again?
+
+From the 2001-2004 VM threads: a process allocates and writes nearly all of RAM and goes on
+writing it while `ls -lR`, `updatedb` and `dd` read through the page cache. The hog (pid 1,
+the `hog` generator) writes its 7168 pages (28 MiB) three times over. The streams (the
+`stream` generator) read 21504 file pages (84 MiB) once each, one after another: ls -lR
+(pid 2, 2048 files of one page), updatedb (pid 3, 4096 pages in 1024 files), dd (pid 4, one
+file of 15360 pages). The hog and the streams take turns of 256 pages (1 MiB): the hog writes
+a page for each page the streams read. 8192 frames (32 MiB), a 2002 IDE disk, swap readahead
+of 8 slots (the default), reclaim of 32 pages whenever memory is full (SWAP_CLUSTER_MAX, what
+2.4 and 2.6 free per call of try_to_free_pages: low_watermark=0, high_watermark=32), the
+trace order as the schedule (schedule="static"; round robin, the engine's default for several
+processes, would run the hog's 21504 writes at 100 ns each in its first 2.15 ms and then let
+it sleep, the situation of overnight_updatedb.py).
+
+The hog fits with 1024 frames to spare, and a stream's page is dead once read: it is one
+major fault under every policy (21504 in all), and belady, which sees the future, swaps
+nothing out. Nor do the VMs that keep pages used once apart from pages used again: the 2.6
+active/inactive lists (workingset detection changes nothing: no file page is read twice),
+the 6.1 multi-gen LRU, and FreeBSD with defer_swapspace_pageouts. Their runs take 9.57 s:
+the streams' reads and 4.3 ms of CPU time.
+
+Recency alone cannot tell the hog from the streams. Between two writes of a hog page come
+the 7167 other hog pages and 7168 stream pages, more than memory holds, so lru evicts every
+hog page before its next write: all 14336 rewrites of passes 2 and 3 are swap-ins, read 8
+slots at a time (1792 major faults), and every write is a swap-out but for the 4096 pages
+still resident at the end: 17408. The hog waits 12.6 s for its swap-ins and the run takes
+24.0 s, 2.5 times as long as without swapping. clock and two_q swap as many pages out and in
+(two_q's ghost list A1out remembers 4096 evicted pages; a hog page comes back some 6000
+evictions after its own).
+
+The 2.4 VMs give in part of the way: rmap_aging swaps out 8416 pages, with 2.4.0's constants
+(aging=exponential) 14920, and 2.4.17's linux24_vscan 3630: it frees the streams' pages from
+its inactive list, but calls swap_out, which walks the hog's page tables, whenever too many
+of the pages it scans there are mapped (asked for one page at a time, the engine's default,
+which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
+at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 15424 and 13870 (lru
+18176), while active_inactive and mglru still swap out nothing. freebsd swaps out 17152: in
+this model a page read() enters the active queue as a faulted page does (act_count 5,
+PG_REFERENCED set), on a par with the hog's pages (FreeBSD 5's buffer cache releases such
+pages to the inactive queue instead: vfs_vmio_release). arc swaps out 8048 pages, yet its
+hog faults almost as often as under lru (1776 major faults).
+
+Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py
+"""
+import pagesim
+
+HOG, LS, UPDATEDB, DD = 1, 2, 3, 4
+STREAMS = (LS, UPDATEDB, DD)
+FRAMES, HOG_MIB, HOG_PASSES, TURN = 8192, 28, 3, 256
+# Reclaim SWAP_CLUSTER_MAX pages when memory is full (at most 0 free frames, up to 32 free).
+BATCH = {"low_watermark": 0, "high_watermark": 32}
+# (label, policy, parameters); a label is the command line's `--policies` spelling.
+POLICIES = (
+    ("lru", "lru", {}),
+    ("clock", "clock", {}),
+    ("rmap_aging(aging=exponential)", "rmap_aging", {"aging": "exponential"}),
+    ("rmap_aging", "rmap_aging", {}),
+    ("linux24_vscan", "linux24_vscan", {}),
+    ("active_inactive", "active_inactive", {}),
+    ("active_inactive(workingset=true)", "active_inactive", {"workingset": True}),
+    ("mglru", "mglru", {}),
+    ("freebsd", "freebsd", {}),
+    ("freebsd(defer_swapspace_pageouts=true)", "freebsd", {"defer_swapspace_pageouts": True}),
+    ("two_q", "two_q", {}),
+    ("arc", "arc", {}),
+    ("belady", "belady", {}),
+)
+
+
+def one_after_another(traces) -> pagesim.Trace:
+    """The traces in sequence: interleaved in turns longer than any of them."""
+    return pagesim.interleave(traces, quantum=max(t.num_accesses for t in traces))
+
+
+def hog_and_streams_trace(hog_mib: int = HOG_MIB) -> pagesim.Trace:
+    """The hog's passes and the three streams, in turns of TURN accesses."""
+    hog = pagesim.generate("hog", mib=hog_mib, passes=HOG_PASSES, pid=HOG)
+    streams = one_after_another([
+        pagesim.generate("stream", mib=8, files=2048, seed=1, pid=LS),
+        pagesim.generate("stream", mib=16, files=1024, seed=2, pid=UPDATEDB),
+        pagesim.generate("stream", mib=60, files=1, pid=DD),
+    ])
+    return pagesim.interleave([hog, streams], quantum=TURN)
+
+
+def run(trace: pagesim.Trace, policy: str, params: dict) -> pagesim.Result:
+    return pagesim.simulate(trace, policy, frames=FRAMES, device="hdd-2002", schedule="static",
+                            interval_ns=0, **BATCH, **params)
+
+
+def hog_runs(trace: pagesim.Trace):
+    """(label, Result) for each of POLICIES."""
+    return [(label, run(trace, policy, params)) for label, policy, params in POLICIES]
+
+
+def hog_row(label: str, r: pagesim.Result):
+    """The hog's pages swapped out and in (readahead included), its major faults (each a
+    swap-in) and IO wait, the streams' major faults, the elapsed time."""
+    procs = {p["pid"]: p for p in r.per_process}
+    hog = procs[HOG]
+    wait = {p["pid"]: p for p in r.per_process_time}[HOG]["iowait_ns"]
+    return (label, hog["swap_outs"], hog["swap_ins"] + hog["readahead_pages"],
+            hog["major_faults"], wait / 1e9, sum(procs[pid]["major_faults"] for pid in STREAMS),
+            r.time["elapsed_ns"] / 1e9)
+
+
+def hog_table(trace: pagesim.Trace):
+    """One row per policy (hog_row)."""
+    return [hog_row(label, r) for label, r in hog_runs(trace)]
+
+
+def main() -> None:
+    print(f"{'policy':<38} {'hog_out':>7} {'hog_in':>7} {'hog_major':>9} {'hog_wait_s':>10} "
+          f"{'stream_major':>12} {'elapsed_s':>9}")
+    for label, out, pages_in, major, wait, stream_major, elapsed in hog_table(
+            hog_and_streams_trace()):
+        print(f"{label:<38} {out:>7} {pages_in:>7} {major:>9} {wait:>10.2f} {stream_major:>12} "
+              f"{elapsed:>9.2f}")
+
+
+if __name__ == "__main__":
+    main()
