@@ -251,6 +251,7 @@ def test_hog_sleeps_under_round_robin(hog_example, hog_trace):
     assert hog["elapsed_ns"] == hog["user_ns"] == 21504 * 100
     assert hog["major_faults"] == 0
 
+
 def test_readme_python_policy_passes_its_own_tests():
     # The README's "In Python" block: a policy class and two pytest tests, run as written.
     text = (ROOT / "README.md").read_text()
