@@ -97,7 +97,10 @@ std::int64_t Params::get_int(std::string_view key, std::int64_t fallback, std::i
   } else if (auto* d = std::get_if<double>(v); d && std::floor(*d) == *d && std::abs(*d) < 9e15) {
     x = static_cast<std::int64_t>(*d);
   } else {
-    wrong_type(key, *v, "an integer");
+    // Name the allowed range here too: "must be an integer" alone does not say which.
+    const std::string wanted =
+        "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+    wrong_type(key, *v, wanted.c_str());
   }
   if (x < lo || x > hi) {
     throw ConfigError("parameter '" + std::string(key) + "' = " + std::to_string(x) +

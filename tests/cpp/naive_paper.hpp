@@ -1,5 +1,5 @@
 #pragma once
-// Naive models of the policies from papers (2Q, ARC, S3-FIFO), written from the papers'
+// Naive models of the policies from papers (2Q, ARC, S3-FIFO, LRU-K), written from the papers'
 // pseudocode with std::list / std::deque / std::map and linear searches, independently of
 // policies/*.cpp. Included by naive.hpp, which registers them in naive_models().
 #include <algorithm>
@@ -7,7 +7,9 @@
 #include <deque>
 #include <list>
 #include <map>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "pagesim/types.hpp"
@@ -210,6 +212,81 @@ struct NaiveS3Fifo : NaivePolicy {
       const bool from_s = !s.empty() && (static_cast<double>(s.size()) >= 0.1 * c || m.empty());
       if (from_s ? evict_s(v) : evict_m(v)) return v;
     }
+  }
+};
+
+// LRU-K (O'Neil, O'Neil & Weikum 1993, section 2.1's procedure "invoked upon a reference to
+// page p at time t"), read literally: HIST(p) as the list of known uncorrelated reference
+// times, newest first (at most K; a missing entry is the paper's HIST(p,i) = 0), LAST(p) in a
+// map, the victim by a scan over the resident pages, and the Retained Information Period as
+// the paper's demon, run before every reference over every evicted page. Time t = access
+// index + 1. The choices the paper leaves open, as policies/lru_k.cpp states them: ties in
+// HIST(q,K) go to the oldest HIST(q,1), then the lowest page id; with no page eligible (all
+// within their correlated period) the oldest LAST(q) goes.
+struct NaiveLruK : NaivePolicy {
+  std::size_t k;
+  std::uint64_t crp, rip;
+  std::map<PageId, std::vector<std::uint64_t>> hist;
+  std::map<PageId, std::uint64_t> last;
+  std::set<PageId> in_buffer;
+  std::uint64_t now = 0;  // time of the last reference
+  explicit NaiveLruK(std::size_t k_value = 2, std::uint64_t crp_value = 0,
+                     std::uint64_t rip_value = 0)
+      : k(k_value), crp(crp_value), rip(rip_value) {}
+
+  std::uint64_t hist_at(PageId q, std::size_t i) {  // HIST(q,i), 1-based; 0 if unknown
+    const auto& h = hist[q];
+    return h.size() >= i ? h[i - 1] : 0;
+  }
+  void access(PageId p, bool hit, std::size_t index) override {
+    const std::uint64_t t = index + 1;
+    now = t;
+    if (rip != 0) {  // the demon: drop the history of pages out of the buffer for too long
+      for (auto it = last.begin(); it != last.end();) {
+        if (!in_buffer.count(it->first) && t - it->second > rip) {
+          hist.erase(it->first);
+          it = last.erase(it);
+        } else {
+          ++it;
+        }
+      }
+    }
+    std::vector<std::uint64_t>& h = hist[p];
+    if (hit) {
+      if (t - last[p] > crp) {  // a new, uncorrelated reference
+        const std::uint64_t correl = last[p] - h.front();
+        for (auto& x : h) x += correl;  // HIST(p,i) := HIST(p,i-1) + correl, i = 2..K
+        h.insert(h.begin(), t);
+      }
+    } else {  // fetched: HIST(p,i) := HIST(p,i-1) (or a new block), HIST(p,1) := t
+      h.insert(h.begin(), t);
+      in_buffer.insert(p);
+    }
+    if (h.size() > k) h.pop_back();
+    last[p] = t;
+  }
+  PageId victim(const std::vector<PageId>& resident, const std::vector<bool>&) override {
+    const std::uint64_t t = now + 1;
+    bool found = false;
+    PageId best = resident.front();
+    for (PageId q : resident) {
+      if (t - last[q] <= crp) continue;  // not eligible for replacement
+      const auto key = std::make_tuple(hist_at(q, k), hist_at(q, 1), q);
+      if (!found || key < std::make_tuple(hist_at(best, k), hist_at(best, 1), best)) best = q;
+      found = true;
+    }
+    if (!found) {
+      for (PageId q : resident) {
+        if (last[q] < last[best]) best = q;
+      }
+    }
+    return best;
+  }
+  void evicted(PageId p) override { in_buffer.erase(p); }
+  void freed(PageId p) override {
+    hist.erase(p);
+    last.erase(p);
+    in_buffer.erase(p);
   }
 };
 

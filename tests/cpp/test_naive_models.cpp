@@ -41,7 +41,7 @@ TEST_CASE("with free_on_exit, the policies with naive models count like them") {
   // the policy.
   // (Not arc: Figure 4 decides when to REPLACE by its directory sizes, which after an exit no
   // longer say whether memory is full.)
-  for (const std::string name : {"lru", "fifo", "random", "two_q", "s3fifo"}) {
+  for (const std::string name : {"lru", "fifo", "random", "two_q", "s3fifo", "lru_k"}) {
     CAPTURE(name);
     int differ = 0;
     for (std::uint64_t seed = 1; seed <= 600; ++seed) {
@@ -64,6 +64,45 @@ TEST_CASE("with free_on_exit, the policies with naive models count like them") {
     // The exits matter on these traces: without them most counts differ.
     CHECK(differ > 300);
   }
+}
+
+// The naive model with every parameter of lru_k: k, the correlated period (its update rule,
+// the eligibility test, the fallback when no page is eligible) and the retained information
+// period (the naive model purges eagerly, as the paper's demon; the policy checks lazily at
+// the next fault), with and without exits.
+TEST_CASE("lru_k counts like the naive LRU-K model with k, correlated_period and retained_period") {
+  int checked = 0;
+  for (const std::int64_t k : {1, 2, 3}) {
+    for (const std::int64_t crp : {0, 1, 3, 8}) {
+      for (const std::int64_t rip : {0, 2, 5, 20}) {
+        CAPTURE(k);
+        CAPTURE(crp);
+        CAPTURE(rip);
+        for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+          const bool exits = seed % 3 == 0;
+          const Trace t = exits ? testing::staggered_trace(seed, 30 + seed * 2, 3 + seed % 10,
+                                                           2 + seed % 2, seed % 2 == 0)
+                                : random_trace(seed, 30 + seed * 2, 3 + seed % 12, 1 + seed % 3,
+                                               seed % 2 == 0);
+          const std::size_t frames = 1 + seed % 6;
+          CAPTURE(seed);
+          CAPTURE(frames);
+          NaiveLruK naive(static_cast<std::size_t>(k), static_cast<std::uint64_t>(crp),
+                          static_cast<std::uint64_t>(rip));
+          const Counters want = naive_run(t, frames, naive, exits);
+          const Params params{{"page_cluster", std::int64_t{0}},
+                              {"schedule", std::string("static")},
+                              {"free_on_exit", exits},
+                              {"k", k},
+                              {"correlated_period", crp},
+                              {"retained_period", rip}};
+          REQUIRE(run(t, "lru_k", static_cast<std::int64_t>(frames), params) == want);
+          ++checked;
+        }
+      }
+    }
+  }
+  CHECK(checked == 3 * 4 * 4 * 60);
 }
 
 // LRU keeps recency as stamps in a bounded bitmap (about 4 x max(frames, 1024) stamps) and

@@ -1,4 +1,4 @@
-// Policies from papers (two_q, arc, lirs, s3fifo, car, clock_pro): hand-traced sequences
+// Policies from papers (two_q, arc, lirs, s3fifo, car, clock_pro, lru_k): hand-traced sequences
 // with the state after each step, the papers' examples, and behaviour on generated traces.
 #include <doctest/doctest.h>
 
@@ -8,6 +8,7 @@
 #include "helpers.hpp"
 #include "naive.hpp"
 #include "pagesim/generators.hpp"
+#include "random_traces.hpp"
 
 namespace pagesim::test {
 namespace {
@@ -327,6 +328,160 @@ TEST_CASE("clock_pro: hand trace of section 4's hands, m = 3, mc = 1 fixed") {
   CHECK(hits_and_faults(more, "clock_pro", 3, fixed).substr(seq.size()) == "HHF");
 }
 
+// LRU-K traces: t is the access number (1 for the first); each line gives the resident pages
+// with HIST(p) = (HIST(p,1), HIST(p,2)), "-" for an unknown time (the paper's 0), and with a
+// correlated period L = LAST(p). The victim has the smallest HIST(p,2) (largest backward
+// 2-distance; unknown = infinite distance first), ties to the oldest HIST(p,1).
+TEST_CASE("lru_k: LRU-2 keeps a twice-referenced page through a scan that flushes it from LRU") {
+  // 3 frames, k = 2 (the default).
+  //  t1 1*  1 (1,-)
+  //  t2 1   uncorrelated: 1 (2,1)
+  //  t3 2*  1 (2,1)  2 (3,-)
+  //  t4 3*  1 (2,1)  2 (3,-)  3 (4,-)
+  //  t5 4*  2 and 3 have infinite distance; oldest HIST(p,1): 2 goes.  1 (2,1)  3 (4,-)  4 (5,-)
+  //  t6 5*  3 goes.   1 (2,1)  4 (5,-)  5 (6,-)
+  //  t7 6*  4 goes.   1 (2,1)  5 (6,-)  6 (7,-)
+  //  t8 1   hit
+  const std::vector<std::uint64_t> seq = {1, 1, 2, 3, 4, 5, 6, 1};
+  CHECK(hits_and_faults(seq, "lru_k", 3) == "FHFFFFFH");
+  // LRU: at t5 page 1 (last used at t2) is the least recently used and goes; t8 faults.
+  CHECK(hits_and_faults(seq, "lru", 3) == "FHFFFFFF");
+  // k = 1 is LRU.
+  CHECK(hits_and_faults(seq, "lru_k", 3, Params{{"k", std::int64_t{1}}}) == "FHFFFFFF");
+}
+
+TEST_CASE("lru_k: references within the correlated period count once (correlated_period)") {
+  // 3 frames, k = 2, correlated_period = 1: a reference 1 access after the previous one to
+  // the same page is correlated; a page is eligible for replacement when t - L > 1.
+  //  t1 1*  1 (1,-) L1
+  //  t2 1   t - L = 1, not > 1: correlated, only L moves.  1 (1,-) L2
+  //  t3 2*  1 (1,-) L2  2 (3,-) L3
+  //  t4 3*  1 (1,-) L2  2 (3,-) L3  3 (4,-) L4
+  //  t5 4*  eligible: 1 (5-2 = 3 > 1), 2 (5-3 = 2); not 3 (5-4 = 1). Both have infinite
+  //         distance; oldest HIST(p,1): 1 goes.
+  //  t6 1*  faults
+  // Without a correlated period t2 counts: 1 (2,1) has a finite distance and 2 goes at t5.
+  const std::vector<std::uint64_t> seq = {1, 1, 2, 3, 4, 1};
+  CHECK(hits_and_faults(seq, "lru_k", 3) == "FHFFFH");
+  CHECK(hits_and_faults(seq, "lru_k", 3, Params{{"correlated_period", std::int64_t{1}}}) ==
+        "FHFFFF");
+
+  // The paper's update on the next uncorrelated reference: correl_period_of_refd_page :=
+  // LAST(p) - HIST(p,1) moves the older history forward by the length of the correlated
+  // burst, HIST(p,2) := HIST(p,1) + correl_period_of_refd_page. correlated_period = 2:
+  //  t1 1*  1 (1,-) L1
+  //  t2 2*  1 (1,-) L1  2 (2,-) L2
+  //  t3 1   3-1 = 2: correlated.  1 (1,-) L3
+  //  t4 3*  1 (1,-) L3  2 (2,-) L2  3 (4,-) L4     (3 frames: no eviction yet)
+  //  t5 2   5-2 = 3: uncorrelated, correl = L - HIST(2,1) = 0.  2 (5,2) L5
+  //  t6 1   6-3 = 3: uncorrelated, correl = 3 - 1 = 2: HIST(1,2) = 1 + 2 = 3.  1 (6,3) L6
+  //  t7 3   7-4 = 3: uncorrelated, correl 0.  3 (7,4) L7
+  //  t8 3   8-7 = 1: correlated.  3 (7,4) L8
+  //  t9 4*  eligible: 1 (9-6 = 3 > 2), 2 (9-5 = 4); not 3 (9-8 = 1). HIST(p,2): 1 -> 3,
+  //         2 -> 2: 2 goes. (Had the burst not moved 1's history, HIST(1,2) = 1 and 1 would go.)
+  //         1 (6,3) L6  3 (7,4) L8  4 (9,-) L9
+  //  t10 1  hit, uncorrelated: 1 (10,6) L10
+  //  t11 2* eligible: only 3 (11-8 = 3): 3 goes.
+  const Params burst{{"correlated_period", std::int64_t{2}}};
+  const std::vector<std::uint64_t> collapse = {1, 2, 1, 3, 2, 1, 3, 3, 4, 1, 2};
+  CHECK(hits_and_faults(collapse, "lru_k", 3, burst) == "FFHFHHHHFHF");
+  // 2 was the victim at t9, 3 at t11: 1 and 4 hit, 3 faults.
+  std::vector<std::uint64_t> more = collapse;
+  more.insert(more.end(), {4, 1, 3});
+  CHECK(hits_and_faults(more, "lru_k", 3, burst).substr(collapse.size()) == "HHF");
+
+  // When every resident page is within its correlated period (2 frames, correlated_period 5)
+  // the paper's scan finds no victim; memory is full, so the page whose LAST is oldest goes:
+  //  t1 1*  t2 2*  t3 3*: neither 1 (3-1 = 2) nor 2 is eligible; 1 (L1) goes.  t4 2 hits.
+  CHECK(hits_and_faults({1, 2, 3, 2}, "lru_k", 2, Params{{"correlated_period", std::int64_t{5}}}) ==
+        "FFFH");
+}
+
+TEST_CASE("lru_k: an evicted page's history is forgotten after the retained_period") {
+  // 2 frames, k = 2.
+  //  t1 1*  1 (1,-)
+  //  t2 2*  1 (1,-)  2 (2,-)
+  //  t3 3*  both infinite distance, 1 older: 1 goes (its history (1,-), LAST 1, is retained).
+  //         2 (2,-)  3 (3,-)
+  //  t4 1*  t - LAST(1) = 3. Retained (retained_period 0 = forever, or 3): 1 (4,1).
+  //         Forgotten (retained_period 2, 3 > 2): 1 (4,-). Either way 2 goes.
+  //  t5 4*  3 (3,-) has infinite distance and the oldest HIST(p,1) of the two: 3 goes.
+  //         retained: 1 (4,1)  4 (5,-)      forgotten: 1 (4,-)  4 (5,-)
+  //  t6 5*  retained: 4 goes (1 has a finite distance).  forgotten: 1 goes (older HIST(p,1)).
+  //  t7 1   retained: hit.  forgotten: fault.
+  const std::vector<std::uint64_t> seq = {1, 2, 3, 1, 4, 5, 1};
+  CHECK(hits_and_faults(seq, "lru_k", 2) == "FFFFFFH");
+  const auto retained = [](std::int64_t r) { return Params{{"retained_period", r}}; };
+  CHECK(hits_and_faults(seq, "lru_k", 2, retained(3)) == "FFFFFFH");
+  CHECK(hits_and_faults(seq, "lru_k", 2, retained(2)) == "FFFFFFF");
+}
+
+TEST_CASE("lru_k: k = 1 counts exactly like lru on random traces, in every schedule") {
+  // Readahead is off: a page read ahead is not a reference to LRU-K (it keeps its old history
+  // and is the first victim) while lru puts it at the head of its list.
+  const Params k1{{"k", std::int64_t{1}}};
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    CAPTURE(seed);
+    const Trace t = random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0);
+    const auto frames = static_cast<std::int64_t>(1 + seed % 9);
+    CAPTURE(frames);
+    CHECK(run(t, "lru_k", frames, k1) == run(t, "lru", frames));
+    // Round-robin replays each process in turn, not in trace order (Access::index is then
+    // not monotonic): LRU-K's clock counts the accesses as replayed.
+    for (const bool exits : {false, true}) {
+      Params rr{{"frames", frames}, {"page_cluster", std::int64_t{0}},
+                {"schedule", std::string("round_robin")}, {"quantum_ns", std::int64_t{700}},
+                {"free_on_exit", exits}};
+      const Result lru = simulate(t, "lru", rr);
+      rr.set("k", std::int64_t{1});
+      CHECK(simulate(t, "lru_k", rr).total == lru.total);
+    }
+  }
+}
+
+TEST_CASE("lru_k: the conformance suite with correlated and retained periods") {
+  // The registry-wide suite runs the defaults; these settings exercise the list of pages in
+  // their correlated period, the fallback when none is eligible (batch reclaim, readahead)
+  // and forgetting, in every schedule, with exits, readahead, watermarks and a device.
+  for (const std::int64_t crp : {1, 4, 50}) {
+    for (const std::int64_t rip : {0, 3, 30}) {
+      testing::ConformanceOptions o;
+      o.traces = 60;
+      o.params = Params{
+          {"k", std::int64_t{3}}, {"correlated_period", crp}, {"retained_period", rip}};
+      const auto report = testing::check_conformance("lru_k", o);
+      CAPTURE(crp);
+      CAPTURE(rip);
+      CHECK_MESSAGE(report.ok(), report.text());
+    }
+  }
+}
+
+TEST_CASE("lru_k: a bad k or period is a ConfigError naming the key and the allowed values") {
+  const Trace t = pages_trace({1, 2, 3});
+  const auto message = [&](Params p) {
+    try {
+      run(t, "lru_k", 2, std::move(p));
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(message(Params{{"k", std::int64_t{0}}}) ==
+        "parameter 'k' = 0 is out of range: allowed 1 to 64");
+  CHECK(message(Params{{"k", 1.5}}) ==
+        "parameter 'k' must be an integer from 1 to 64, got a number (1.5)");
+  CHECK(message(Params{{"k", std::string("two")}}) ==
+        "parameter 'k' must be an integer from 1 to 64, got a string ('two')");
+  CHECK(message(Params{{"correlated_period", std::int64_t{-1}}})
+            .find("parameter 'correlated_period' = -1 is out of range: allowed 0 to ") == 0);
+  CHECK(message(Params{{"retained_period", 0.5}})
+            .find("parameter 'retained_period' must be an integer from 0 to ") == 0);
+  CHECK(message(Params{{"kk", std::int64_t{2}}}).find("did you mean 'k'?") != std::string::npos);
+  // A whole number given as a float is an integer.
+  CHECK(message(Params{{"k", 3.0}}) == "no error");
+}
+
 // A hot set of 30 pages plus 10 new pages per round (frames 50) for 10 rounds, so that
 // scan-resistant policies see the hot pages re-referenced under memory pressure; then a
 // one-time scan of 200 new pages (4x memory); then the hot set twice more.
@@ -378,6 +533,9 @@ TEST_CASE("a one-time scan larger than memory flushes the hot set from lru, not 
   // CLOCK-Pro: hot pages are hot (re-referenced within their test periods); the scan pages
   // are cold pages replaced by HAND_cold.
   CHECK(faults_from(hs, "clock_pro", 50) == 0);
+  // LRU-2: from the second round on the hot pages have two references (a finite backward
+  // 2-distance); the new pages of the rounds and the scan have one (infinite) and go first.
+  CHECK(faults_from(hs, "lru_k", 50) == 0);
 }
 
 TEST_CASE("a loop slightly larger than memory: lru and arc fault on every access, lirs and random do not") {

@@ -252,6 +252,20 @@ def test_hog_sleeps_under_round_robin(hog_example, hog_trace):
     assert hog["major_faults"] == 0
 
 
+def test_overnight_lru_k_loses_the_editor_when_its_references_are_one_burst():
+    # The README: each editor page is referenced once per pass of 3000 accesses. With a
+    # correlated period shorter than that, its ten references count and LRU-2 keeps it (updatedb's
+    # pages have one); with 3000 or more, they are one burst, the editor's pages have one
+    # reference like updatedb's, and the oldest go: the recency policies' 375 readahead faults.
+    overnight = load_overnight()
+    trace = overnight.overnight_trace()
+    for period, major in ((0, 0), (2999, 0), (3000, 375)):
+        r = pagesim.simulate(trace, "lru_k", frames=8000, device="hdd-2002", schedule="static",
+                             interval_ns=0, correlated_period=period)
+        counters = {p["pid"]: p for p in r.per_process}
+        assert counters[overnight.EDITOR]["major_faults"] == major, period
+
+
 def test_readme_python_policy_passes_its_own_tests():
     # The README's "In Python" block: a policy class and two pytest tests, run as written.
     text = (ROOT / "README.md").read_text()

@@ -81,6 +81,24 @@ def test_errors_are_typed_value_errors(tmp_path):
     assert issubclass(pagesim.TraceFormatError, pagesim.Error)
 
 
+def test_lru_k_parameters_from_python():
+    # tests/cpp/test_paper_policies.cpp traces these: a twice-referenced page survives a scan
+    # under LRU-2 and not under LRU (k=1); a correlated reference does not count.
+    scan = np.array([1, 1, 2, 3, 4, 5, 6, 1])
+    assert pagesim.simulate(scan, "lru_k", frames=3)["faults"] == 6
+    assert pagesim.simulate(scan, "lru_k", frames=3, k=1)["faults"] == 7
+    burst = np.array([1, 1, 2, 3, 4, 1])
+    assert pagesim.simulate(burst, "lru_k", frames=3, correlated_period=1)["faults"] == 5
+    assert pagesim.simulate(burst, "lru_k", frames=3, correlated_period=1, retained_period=10,
+                            k=2)["faults"] == 5
+    with pytest.raises(pagesim.ConfigError, match=r"'k' = 0 is out of range: allowed 1 to 64"):
+        pagesim.simulate(scan, "lru_k", frames=3, k=0)
+    with pytest.raises(pagesim.ConfigError,
+                       match=r"'k' must be an integer from 1 to 64, got a number \(2.5\)"):
+        pagesim.simulate(scan, "lru_k", frames=3, k=2.5)
+    assert "lru_k" in pagesim.policies()
+
+
 def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "pagesim", *args], capture_output=True, text=True)
 
