@@ -18,8 +18,11 @@ The hog fits with 1024 frames to spare, and a stream's page is dead once read: i
 major fault under every policy (21504 in all), and belady, which sees the future, swaps
 nothing out. Nor do the VMs that keep pages used once apart from pages used again: the 2.6
 active/inactive lists (workingset detection changes nothing: no file page is read twice),
-the 6.1 multi-gen LRU, and FreeBSD with defer_swapspace_pageouts. Their runs take 9.57 s:
-the streams' reads and 4.3 ms of CPU time.
+the 6.1 multi-gen LRU, and FreeBSD 5, with or without defer_swapspace_pageouts (a page
+read() enters its inactive queue, where the buffer cache releases it: vfs_vmio_release ->
+vm_page_unwire(m, 0); the page daemon frees it from there, while the hog's pages, which
+page faults put on the active queue, stay). Their runs take 9.57 s: the streams' reads and
+4.3 ms of CPU time.
 
 Recency alone cannot tell the hog from the streams. Between two writes of a hog page come
 the 7167 other hog pages and 7168 stream pages, more than memory holds, so lru evicts every
@@ -36,11 +39,8 @@ its inactive list, but calls swap_out, which walks the hog's page tables, whenev
 of the pages it scans there are mapped (asked for one page at a time, the engine's default,
 which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
 at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 15424 and 13870 (lru
-18176), while active_inactive and mglru still swap out nothing. freebsd swaps out 17152: in
-this model a page read() enters the active queue as a faulted page does (act_count 5,
-PG_REFERENCED set), on a par with the hog's pages (FreeBSD 5's buffer cache releases such
-pages to the inactive queue instead: vfs_vmio_release). arc swaps out 8048 pages, yet its
-hog faults almost as often as under lru (1776 major faults).
+18176), while active_inactive, mglru and freebsd still swap out nothing. arc swaps out 8048
+pages, yet its hog faults almost as often as under lru (1776 major faults).
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py
 """

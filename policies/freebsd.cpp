@@ -1,15 +1,37 @@
 // FreeBSD ~5.0 page daemon: act_count aging on the active queue, an inactive queue scanned
-// for clean pages first, dirty pages cycled twice before laundering.
+// for clean pages first, where pages read() through the buffer cache enter, dirty pages
+// cycled twice before laundering.
 //
 // Sources: FreeBSD 5.0 sys/vm/vm_pageout.c vm_pageout_scan (inactive and active queue scans,
 // PG_WINATCFLS, defer_swapspace_pageouts, vm_pageout_algorithm), sys/vm/vm_page.c
-// vm_page_activate / vm_page_deactivate, sys/vm/vm_page.h ACT_DECLINE 1, ACT_ADVANCE 3,
-// ACT_INIT 5, ACT_MAX 64. See /work/shared/reference/linux-reclaim.md section 5.
+// vm_page_activate / vm_page_deactivate / vm_page_unwire / vm_page_alloc, sys/vm/vm_pageq.c
+// vm_pageq_enqueue, sys/vm/vm_page.h ACT_DECLINE 1, ACT_ADVANCE 3, ACT_INIT 5, ACT_MAX 64;
+// the read() path: sys/kern/vfs_bio.c allocbuf / brelse / bqrelse / vfs_vmio_release (the
+// same in 4-STABLE and 6.x, the versions read), sys/ufs/ffs/ffs_vnops.c ffs_read (5.x). See
+// /work/shared/reference/linux-reclaim.md section 5.
 //
 // Page model. Anonymous pages are mapped: pmap_ts_referenced() is the pte young bit (0 or 1
-// reference). File pages are used through read()/write(): every access sets PG_REFERENCED
-// (the buffer cache does), their pte young bit is ignored. A faulted page is activated
-// (vm_fault -> vm_page_activate): active queue, act_count = ACT_INIT.
+// reference). A faulted anonymous page is activated (vm_fault -> vm_page_activate): active
+// queue, act_count = ACT_INIT.
+// File pages are used through read()/write(), that is through the buffer cache; their pte
+// young bit is ignored. A faulted file page enters the inactive queue at the tail with
+// act_count 0, PG_REFERENCED and PG_WINATCFLS clear, where the buffer cache leaves it (the
+// kernel code is beside on_fault): allocbuf gets the page from vm_page_alloc (act_count 0,
+// flags PG_BUSY) and wires it (vm_page_wire: off every queue); when the buffer goes
+// (ffs_read: brelse with B_RELBUF for IO_VMIO, else bqrelse, and getnewbuf when it reuses
+// the buffer), vfs_vmio_release unwires it with vm_page_unwire(m, 0). The buffers themselves
+// (pages wired, out of the page daemon's reach while in one) are not modelled.
+// A later access to a resident file page sets PG_REFERENCED, which the scans honour: a page
+// read again before the inactive scan reaches it is reactivated (act_count ACT_INIT +
+// ACT_ADVANCE + 1 = 9), a page read once is freed (use-once). That rule is the model's, not
+// FreeBSD 5's: nothing on its read path sets PG_REFERENCED (allocbuf, brelse, bqrelse,
+// vfs_vmio_release, ffs_read; only vm_page_sleep_busy, for a PG_BUSY page it waits for); a
+// re-read wires the page again and vm_page_unwire(m, 0) puts it back at the inactive tail;
+// and the inactive scan clears PG_REFERENCED of a page whose object nobody maps
+// (vm_pageout_scan: "If the object is not being used, we ignore previous references",
+// object->ref_count == 0). Both free the pages read once first; the model keeps a page read
+// twice longer, since it must age on the active queue before it is deactivated.
+//
 // Queues are FIFO: pages enter at the tail, scans start at the head (the oldest page).
 //
 //   vm_page_activate: act_count = max(act_count, ACT_INIT); to the active tail
@@ -94,7 +116,7 @@ class FreeBsd final : public Policy {
 
   void on_hit(const Access& a, PageTableView view) override {
     if (a.kind == PageKind::kFile) {
-      flags_[a.page] |= kReferenced;
+      flags_[a.page] |= kReferenced;  // the model's rule for a re-read: see the header
     } else if (view.dirty(a.page)) {
       note_dirty_anon(a.page);
     }
@@ -102,10 +124,26 @@ class FreeBsd final : public Policy {
 
   void on_fault(const Access& a, PageTableView view) override {
     const PageId p = a.page;
-    flags_[p] = a.kind == PageKind::kFile ? kReferenced : 0;
-    act_count_[p] = 0;
-    if (a.kind == PageKind::kAnon && view.dirty(p)) note_dirty_anon(p);
-    activate(p);
+    flags_[p] = 0;      // vm_page_alloc: m->flags = PG_BUSY (PG_ZERO aside)
+    act_count_[p] = 0;  //                m->act_count = 0
+    if (a.kind == PageKind::kFile) {
+      // vfs_vmio_release (4-STABLE, 6.x):
+      //   /* In order to keep page LRU ordering consistent, put
+      //    * everything on the inactive queue. */
+      //   vm_page_unwire(m, 0);
+      // vm_page_unwire (5.x):
+      //   if (activate) vm_pageq_enqueue(PQ_ACTIVE, m);
+      //   else { vm_page_flag_clear(m, PG_WINATCFLS); vm_pageq_enqueue(PQ_INACTIVE, m); }
+      // vm_pageq_enqueue: TAILQ_INSERT_TAIL, the end the scans (TAILQ_FIRST) reach last.
+      // (The comment above vm_page_unwire speaks of putting clean pages at the head "if the
+      // inactive target is well met", "so one-time-use metadata [is] reused more quickly";
+      // its code does not: every unwired page goes to the tail.)
+      lists_.remove(p);
+      lists_.push_front(kInactive, p);
+      return;
+    }
+    if (view.dirty(p)) note_dirty_anon(p);
+    activate(p);  // vm_fault -> vm_page_activate
   }
 
   void on_free(PageId p, PageTableView) override { forget(p); }
@@ -240,7 +278,8 @@ class FreeBsd final : public Policy {
 }  // namespace
 
 PAGESIM_REGISTER_POLICY(FreeBsd, "freebsd",
-                        "FreeBSD 5 page daemon: act_count aging (5/3/1/64), dirty pages cycled "
-                        "twice, defer_swapspace_pageouts");
+                        "FreeBSD 5 page daemon: act_count aging (5/3/1/64), read() pages "
+                        "enter the inactive queue, dirty pages cycled twice, "
+                        "defer_swapspace_pageouts");
 
 }  // namespace pagesim

@@ -365,19 +365,19 @@ TEST_CASE("freebsd: a dirty page goes round the inactive queue twice before laun
 }
 
 TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while a clean one exists") {
-  // 8 frames. A anonymous written (id 0), F file (id 1), G file (id 2, faulted later).
-  // Faults A, F: active [A F], A young, F PG_REFERENCED.
-  // Reclaim 1: both go 5 -> 9 (referenced) -> ... -> 0 together, inactive [A F];
-  //   pass 0: A dirty -> PG_WINATCFLS, requeue [F A]; F clean: VICTIM F.
-  // Fault G: active [G], act 5, PG_REFERENCED.
-  // Reclaim 2 without defer: A (flag set) is laundered: VICTIM A.
-  // Reclaim 2 with defer: G is resident and clean, so swap pageouts are not ok: A requeued
-  //   each pass; the active scan (shortage 1 + 1) ages G 5 -> 9 -> ... -> 0, deactivates it,
-  //   and the next inactive scan requeues A and caches G: VICTIM G.
-  // Reclaim 3 with defer: only A is resident: VICTIM A.
+  // 8 frames (v_inactive_target 2). Anonymous A (written, id 0) and B (read, id 1), file
+  // page G (id 2, faulted later). Lists head..tail, as the scans meet them.
+  // Faults A, B: vm_page_activate, act_count 5, pte young. Active [A B].
+  // Reclaim 1 (as in the test above): A and B go 5 -> 9 (young) -> ... -> 0 together,
+  //   inactive [A B]; pass 0: A dirty -> PG_WINATCFLS, requeue [B A]; B clean: VICTIM B.
+  // Fault G: a file page enters at the inactive tail, act 0, unreferenced: inactive [A G].
+  // Reclaim 2 without defer: A, dirty with PG_WINATCFLS, is laundered: VICTIM A.
+  // Reclaim 2 with defer: G is resident and clean, so swap pageouts are not ok: A is
+  //   requeued [G A] and G, clean and unreferenced, is cached: VICTIM G.
+  // Reclaim 3 with defer: only A is resident, so swap pageouts are ok: VICTIM A.
   TraceBuilder b;
   b.add(1, 0, true);
-  b.add(1, 1, false, PageKind::kFile);
+  b.add(1, 1, false);
   b.add(1, 2, false, PageKind::kFile);
   const Trace t = std::move(b).build();
   {
@@ -397,6 +397,59 @@ TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while 
     CHECK(d.reclaim(1) == std::vector<PageId>{2});
     CHECK(d.reclaim(1) == std::vector<PageId>{0});
   }
+}
+
+TEST_CASE("freebsd: a file page read once leaves first (use-once)") {
+  // Anonymous A (read, id 0); file pages F1 (id 1, read twice) and F2 (id 2, read once).
+  // 8 frames (v_inactive_target 2). Lists head..tail, as the scans meet them.
+  // Fault A: active [A], act 5, pte young.
+  // Faults F1, F2: vfs_vmio_release -> vm_page_unwire(m, 0): inactive tail, act 0,
+  //   unreferenced: inactive [F1 F2]. Read F1 again: PG_REFERENCED.
+  // Reclaim 1: inactive scan, pass 0: F1 PG_REFERENCED -> cleared, vm_page_activate, act
+  //   5 + 0 + 3 + 1 = 9: active [A F1]. F2 clean, unreferenced: VICTIM F2, though it came
+  //   in after F1.
+  // Reclaim 2: inactive empty. Active scans (page_shortage 1 + 2): A young -> act 9; F1 no
+  //   reference -> 8. Then both lose 1 a scan: the 9th leaves A at 1 and F1 at 0:
+  //   deactivated, inactive [F1]; the next inactive scan caches it: VICTIM F1.
+  // Reclaim 3: A ages from 1 to 0 on the next scan: VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, false);
+  b.add(1, 1, false, PageKind::kFile);
+  b.add(1, 2, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 8, Params{});
+  d.fault(0);
+  d.fault(1);
+  d.fault(2);
+  d.touch(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+
+  // The same through the engine, 3 frames (v_inactive_target 1), one victim per fault:
+  //   A(write) F1 F1 F2 F3 F1 A
+  // A: minor fault, active [A], dirty. F1: file read, inactive [F1]; its second read sets
+  // PG_REFERENCED. F2: file read, inactive [F1 F2]; memory is full. F3: reclaim: F1 is
+  // reactivated (act 9, active [A F1]), F2 is cached (VICTIM F2, clean: no write);
+  // inactive [F3]. F1, A: hits.
+  //   4 faults (1 minor, 3 file reads), 3 hits, 1 eviction, no swap-out.
+  // lru would evict A (the least recently used at F3), a swap-out, and fault on it again.
+  TraceBuilder e;
+  e.add(1, 0, true);
+  for (std::uint64_t p : {1u, 1u, 2u, 3u, 1u}) e.add(1, p, false, PageKind::kFile);
+  e.add(1, 0, false);
+  const Trace engine_trace = std::move(e).build();
+  const Counters c = run(engine_trace, "freebsd", 3);
+  CHECK(c.faults == 4);
+  CHECK(c.minor_faults == 1);
+  CHECK(c.file_reads == 3);
+  CHECK(c.hits == 3);
+  CHECK(c.evictions == 1);
+  CHECK(c.evictions_clean == 1);
+  CHECK(c.swap_outs == 0);
+  const Counters l = run(engine_trace, "lru", 3);
+  CHECK(l.faults == 5);
+  CHECK(l.swap_outs == 1);
 }
 
 }  // namespace
