@@ -241,6 +241,7 @@ naive_models() {
       {"two_q", [](const Trace&) { return std::make_unique<NaiveTwoQ>(); }},
       {"arc", [](const Trace&) { return std::make_unique<NaiveArc>(); }},
       {"s3fifo", [](const Trace&) { return std::make_unique<NaiveS3Fifo>(); }},
+      {"sieve", [](const Trace&) { return std::make_unique<NaiveSieve>(); }},
   };
 }
 
