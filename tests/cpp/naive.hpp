@@ -242,6 +242,7 @@ naive_models() {
       {"arc", [](const Trace&) { return std::make_unique<NaiveArc>(); }},
       {"s3fifo", [](const Trace&) { return std::make_unique<NaiveS3Fifo>(); }},
       {"lru_k", [](const Trace&) { return std::make_unique<NaiveLruK>(); }},
+      {"sieve", [](const Trace&) { return std::make_unique<NaiveSieve>(); }},
   };
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-// Naive models of the policies from papers (2Q, ARC, S3-FIFO, LRU-K), written from the papers'
-// pseudocode with std::list / std::deque / std::map and linear searches, independently of
-// policies/*.cpp. Included by naive.hpp, which registers them in naive_models().
+// Naive models of the policies from papers (2Q, ARC, S3-FIFO, LRU-K, SIEVE), written from the
+// papers' pseudocode with std::list / std::deque / std::map and linear searches, independently
+// of policies/*.cpp. Included by naive.hpp, which registers them in naive_models().
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <iterator>
 #include <list>
 #include <map>
 #include <set>
@@ -287,6 +288,48 @@ struct NaiveLruK : NaivePolicy {
     hist.erase(p);
     last.erase(p);
     in_buffer.erase(p);
+  }
+};
+
+// SIEVE (Zhang et al. 2024, Algorithm 1), line by line: T front = head (newest), back = tail;
+// o.prev (towards the head) is the element before o in the list, NULL is T.end(). A removed
+// page (a process exit) moves a hand that points at it to its predecessor, as libCacheSim's
+// Sieve_remove_obj does.
+struct NaiveSieve : NaivePolicy {
+  std::list<PageId> t;
+  std::map<PageId, bool> visited;
+  std::list<PageId>::iterator hand = t.end();
+
+  // o.prev, or NULL (t.end()) at the head.
+  std::list<PageId>::iterator prev(std::list<PageId>::iterator o) {
+    return o == t.begin() ? t.end() : std::prev(o);
+  }
+  void access(PageId x, bool hit, std::size_t) override {
+    if (hit) {
+      visited[x] = true;  // line 2
+      return;
+    }
+    t.push_front(x);     // line 15
+    visited[x] = false;  // line 16
+  }
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
+    auto o = hand;                               // line 5
+    if (o == t.end()) o = std::prev(t.end());    // lines 6-7
+    while (visited[*o]) {                        // line 8
+      visited[*o] = false;                       // line 9
+      o = prev(o);                               // line 10
+      if (o == t.end()) o = std::prev(t.end());  // lines 11-12
+    }
+    hand = prev(o);  // line 13
+    const PageId v = *o;
+    t.erase(o);  // line 14
+    return v;
+  }
+  void freed(PageId p) override {
+    const auto it = std::find(t.begin(), t.end(), p);
+    if (it == t.end()) return;  // not resident
+    if (it == hand) hand = prev(it);
+    t.erase(it);
   }
 };
 

@@ -41,7 +41,7 @@ TEST_CASE("with free_on_exit, the policies with naive models count like them") {
   // the policy.
   // (Not arc: Figure 4 decides when to REPLACE by its directory sizes, which after an exit no
   // longer say whether memory is full.)
-  for (const std::string name : {"lru", "fifo", "random", "two_q", "s3fifo", "lru_k"}) {
+  for (const std::string name : {"lru", "fifo", "random", "two_q", "s3fifo", "lru_k", "sieve"}) {
     CAPTURE(name);
     int differ = 0;
     for (std::uint64_t seed = 1; seed <= 600; ++seed) {

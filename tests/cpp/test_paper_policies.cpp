@@ -1,5 +1,6 @@
-// Policies from papers (two_q, arc, lirs, s3fifo, car, clock_pro, lru_k): hand-traced sequences
-// with the state after each step, the papers' examples, and behaviour on generated traces.
+// Policies from papers (two_q, arc, lirs, s3fifo, car, clock_pro, lru_k, sieve): hand-traced
+// sequences with the state after each step, the papers' examples, and behaviour on generated
+// traces.
 #include <doctest/doctest.h>
 
 #include <list>
@@ -253,6 +254,80 @@ TEST_CASE("s3fifo: a page referenced once leaves from S; one referenced twice re
   CHECK(got.substr(seq.size() - 2) == "HF");
   // LRU keeps neither: 20 new pages > 10 frames.
   CHECK(hits_and_faults(seq, "lru", 10).substr(seq.size() - 2) == "FF");
+}
+
+TEST_CASE("sieve: hand trace of Algorithm 1 (Zhang et al. 2024)") {
+  // 3 frames. Queue head (newest) .. tail (oldest), ' = visited, ^ = the hand (none: NULL).
+  //  1* [1]   2* [2 1]   3* [3 2 1]   (no eviction while frames are free)
+  //  1  hit: [3 2 1']
+  //  4* hand NULL -> tail 1': clear, to 1.prev = 2; 2 unvisited: evicted, hand = 2.prev = 3.
+  //     4 enters at the head, unvisited:  [4 3^ 1]
+  //  2* 3 evicted, hand = 4:    [2 4^ 1]
+  //  5* 4 evicted, hand = 2:    [5 2^ 1]
+  //  1  hit: [5 2^ 1']
+  //  3* 2 evicted, hand = 5:    [3 5^ 1']
+  //  4* 5 evicted, hand = 3:    [4 3^ 1']     (1 stays at the tail, the hand sifts new pages)
+  //  3  hit: [4 3'^ 1']
+  //  6* 3': clear, to 4; 4 evicted, it was the head: hand = NULL.   [6 3 1']
+  //  1  hit
+  //  7* hand NULL -> tail 1': clear, to 3; 3 evicted, hand = 6.     [7 6^ 1]
+  //     (NULL is the tail, not the page that arrived where the hand fell off the head: 6.)
+  //  6  hit
+  const std::vector<std::uint64_t> seq = {1, 2, 3, 1, 4, 2, 5, 1, 3, 4, 3, 6, 1, 7, 6};
+  CHECK(hits_and_faults(seq, "sieve", 3) == "FFFHFFFHFFHFHFH");
+  // CLOCK (frames f0 f1 f2, hand on f0, new pages referenced, in the victim's frame with the
+  // hand just after it): at 4* its first lap clears 1' 2' 3' and evicts 1 (SIEVE's 2 and 3
+  // entered unvisited), so 2 then hits; 5* evicts 3, 1* evicts 2, 3* evicts 4, 4* evicts 5,
+  // 3 hits, 6* evicts 1, 1* evicts 3, 7* evicts 4, 6 hits.
+  CHECK(hits_and_faults(seq, "clock", 3) == "FFFHFHFFFFHFFFH");
+}
+
+TEST_CASE("sieve: a new page goes to the head, not where the victim was; the hand stays") {
+  // 3 frames, with the same bits in SIEVE and CLOCK up to the first difference, to show the
+  // other difference: the place of a new page. SIEVE:
+  //  1* 2* 3*  [3 2 1]   1 2 3  hits: [3' 2' 1']
+  //  4* hand NULL -> tail: 1' 2' 3' cleared, past the head -> tail: 1 evicted, hand = 2.
+  //     [4 3 2^]
+  //  4 2  hits: [4' 3 2'^]
+  //  5* 2': clear, to 3; 3 evicted, hand = 4.    [5 4'^ 2]
+  //  6* 4': clear, to 5 (the newest page, before 2, which stayed at the tail); 5 evicted,
+  //     hand = NULL.                              [6 4 2]
+  //  2  hit      5* hand NULL -> tail 2': clear, to 4; 4 evicted.   [5 6^ 2]
+  //  6  hit
+  const std::vector<std::uint64_t> seq = {1, 2, 3, 1, 2, 3, 4, 4, 2, 5, 6, 2, 5, 6};
+  CHECK(hits_and_faults(seq, "sieve", 3) == "FFFHHHFHHFFHFH");
+  // CLOCK, frames f0 f1 f2:
+  //  1* 2* 3*  [1' 2' 3'] hand f0;  1 2 3 hits
+  //  4* 1' 2' 3' cleared, 1 evicted; 4' in f0, hand f1.  [4' 2 3]   (as SIEVE: 1 evicted)
+  //  4 2  hits:  [4' 2' 3]
+  //  5* 2' cleared, 3 evicted; 5' in f2, hand f0.  [4' 2 5']       (as SIEVE: 3 evicted)
+  //  6* 4' cleared, then f1: 2 evicted. The new page 5 sits where the victim 3 was, behind
+  //     the hand, so 2 comes first (it would with 5's bit clear too); SIEVE put 5 at the
+  //     head, before the pages it let stay, and evicted it.  [4 6' 5'] hand f2
+  //  2* 5' cleared, 4 evicted; 2' in f0.   5 6  hits.
+  CHECK(hits_and_faults(seq, "clock", 3) == "FFFHHHFHHFFFHH");
+}
+
+TEST_CASE("sieve: a process exit moves a hand on a freed page to its predecessor") {
+  // 3 frames, free_on_exit; process 1 (pages a1 a2) exits after its last access, process 2
+  // (pages b1..b4) goes on. Queue head..tail as above.
+  //  b1* a1* a2*  [a2 a1 b1]     b1  hit: [a2 a1 b1']
+  //  b2* hand NULL -> tail b1': clear, to a1; a1 evicted, hand = a2.  [b2 a2^ b1]
+  //  a2  hit, process 1's last access: it exits. a1 is not resident; a2 is under the hand,
+  //      which moves to a2.prev = b2 (libCacheSim's Sieve_remove_obj).   [b2^ b1]
+  //  b3* a free frame.  [b3 b2^ b1]
+  //  b4* hand on b2, unvisited: evicted, hand = b3.   [b4 b3^ b1]
+  //  b1  hit. (A hand moved to the tail instead would have evicted b1 at b4*: 7 faults.)
+  TraceBuilder b;
+  for (const auto& [pid, page] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+           {2, 1}, {1, 1}, {1, 2}, {2, 1}, {2, 2}, {1, 2}, {2, 3}, {2, 4}, {2, 1}}) {
+    b.add(pid, page, false);
+  }
+  const Trace t = std::move(b).build();
+  const Params exits{{"free_on_exit", true}};
+  CHECK(run(t, "sieve", 3, exits).faults == 6);
+  NaiveSieve naive;
+  CHECK(naive_run(t, 3, naive, true).faults == 6);
 }
 
 TEST_CASE("car: hand trace of Figure 2 (Bansal & Modha 2004), c = 3") {
@@ -513,7 +588,7 @@ std::uint64_t faults_from(const HotScan& hs, const std::string& policy, std::int
   return all.faults - run(pages_trace(prefix), policy, frames).faults;
 }
 
-TEST_CASE("a one-time scan larger than memory flushes the hot set from lru, not from two_q, arc, lirs, s3fifo") {
+TEST_CASE("a one-time scan larger than memory flushes the hot set from lru, not from two_q, arc, lirs, s3fifo, sieve") {
   const HotScan hs = hot_set_and_scan();
   // LRU: the scan's 200 pages push all 30 hot pages out; the first round after it faults on
   // each of them and the second round hits: 30 faults.
@@ -527,6 +602,11 @@ TEST_CASE("a one-time scan larger than memory flushes the hot set from lru, not 
   CHECK(faults_from(hs, "arc", 50) == 0);
   CHECK(faults_from(hs, "lirs", 50) == 0);
   CHECK(faults_from(hs, "s3fifo", 50) == 0);
+  // SIEVE: the first eviction (round 2) clears the hot pages' bits at the tail and evicts
+  // round 0's new pages; from then on every fault, in the rounds and in the scan, adds an
+  // unvisited page at the head as the hand evicts the one under it, so the hand never reaches
+  // the head and never comes back round to the hot pages.
+  CHECK(faults_from(hs, "sieve", 50) == 0);
   // CAR: hot pages are referenced between two passes of T1's hand and move to T2; the scan
   // pages enter T1 unreferenced and are its victims.
   CHECK(faults_from(hs, "car", 50) == 0);
@@ -538,7 +618,7 @@ TEST_CASE("a one-time scan larger than memory flushes the hot set from lru, not 
   CHECK(faults_from(hs, "lru_k", 50) == 0);
 }
 
-TEST_CASE("a loop slightly larger than memory: lru and arc fault on every access, lirs and random do not") {
+TEST_CASE("a loop slightly larger than memory: lru, arc and sieve fault on every access, lirs and random do not") {
   // 110 pages in a loop, 100 frames, 20 passes.
   const Trace t = generate_loop(2200, 110, 0.0, 1);
   CHECK(run(t, "lru", 100).faults == 2200);
@@ -555,6 +635,8 @@ TEST_CASE("a loop slightly larger than memory: lru and arc fault on every access
   // hit, so T2 stays empty and |T1| = c; every fault is case IV.A with |T1| = c, which drops
   // T1's LRU page without a ghost. B1 never fills, p never moves and ARC is LRU here.
   CHECK(run(t, "arc", 100).faults == 2200);
+  // SIEVE: no page is hit, so none is visited and the hand evicts in arrival order: FIFO.
+  CHECK(run(t, "sieve", 100).faults == 2200);
   // Nor does touching every loop page twice first help: the pages then cycle through T2,
   // whose misses are B2 hits that can only lower p, and T2 is LRU.
   TraceBuilder b;
