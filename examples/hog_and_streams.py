@@ -17,12 +17,13 @@ it sleep, the situation of overnight_updatedb.py).
 The hog fits with 1024 frames to spare, and a stream's page is dead once read: it is one
 major fault under every policy (21504 in all), and belady, which sees the future, swaps
 nothing out. Nor do the VMs that keep pages used once apart from pages used again: the 2.6
-active/inactive lists (workingset detection changes nothing: no file page is read twice),
-the 6.1 multi-gen LRU, and FreeBSD 5, with or without defer_swapspace_pageouts (a page
-read() enters its inactive queue, where the buffer cache releases it: vfs_vmio_release ->
-vm_page_unwire(m, 0); the page daemon frees it from there, while the hog's pages, which
-page faults put on the active queue, stay). Their runs take 9.57 s: the streams' reads and
-4.3 ms of CPU time.
+active/inactive lists (workingset detection changes nothing: no file page is read twice)
+and the 6.1 multi-gen LRU; nor does FreeBSD 5, with or without defer_swapspace_pageouts,
+which keeps pages read() apart from mapped ones (a page read() enters its inactive queue,
+where the buffer cache releases it: vfs_vmio_release -> vm_page_unwire(m, 0), and a later
+read() puts it back at the tail; the page daemon frees it from there, while the hog's pages,
+which page faults put on the active queue, stay). Their runs take 9.57 s: the streams' reads
+and 4.3 ms of CPU time.
 
 Recency alone cannot tell the hog from the streams. Between two writes of a hog page come
 the 7167 other hog pages and 7168 stream pages, more than memory holds, so lru evicts every

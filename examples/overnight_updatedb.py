@@ -12,8 +12,9 @@ fifo) loses all of them: the 8000 most recent pages at dawn are updatedb's. They
 out in the order of their last use, 0 to 2999, onto consecutive slots, so the morning's reads in
 that order fault once per 8-slot readahead window: 3000 / 8 = 375 major faults, each a read of
 8 consecutive slots. Policies that keep pages used once apart from pages used again
-(active/inactive lists, ARC, LIRS, ...) protect the editor; the table says which do and how
-long the editor waits at its first keystrokes.
+(active/inactive lists, ARC, LIRS, ...) protect the editor, and so does FreeBSD 5, which keeps
+pages read() on its inactive queue, apart from the editor's faulted-in pages; the table says
+which do and how long the editor waits at its first keystrokes.
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/overnight_updatedb.py
 """

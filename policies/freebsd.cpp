@@ -4,33 +4,42 @@
 //
 // Sources: FreeBSD 5.0 sys/vm/vm_pageout.c vm_pageout_scan (inactive and active queue scans,
 // PG_WINATCFLS, defer_swapspace_pageouts, vm_pageout_algorithm), sys/vm/vm_page.c
-// vm_page_activate / vm_page_deactivate / vm_page_unwire / vm_page_alloc, sys/vm/vm_pageq.c
-// vm_pageq_enqueue, sys/vm/vm_page.h ACT_DECLINE 1, ACT_ADVANCE 3, ACT_INIT 5, ACT_MAX 64;
-// the read() path: sys/kern/vfs_bio.c allocbuf / brelse / bqrelse / vfs_vmio_release (the
-// same in 4-STABLE and 6.x, the versions read), sys/ufs/ffs/ffs_vnops.c ffs_read (5.x). See
+// vm_page_activate / vm_page_deactivate / vm_page_wire / vm_page_unwire / vm_page_alloc,
+// sys/vm/vm_pageq.c vm_pageq_enqueue, sys/vm/vm_page.h ACT_DECLINE 1, ACT_ADVANCE 3, ACT_INIT 5,
+// ACT_MAX 64; the read() path: sys/kern/vfs_bio.c allocbuf / brelse / bqrelse /
+// vfs_vmio_release (the same in 4-STABLE and 6.x, the versions read), sys/ufs/ffs/ffs_vnops.c
+// ffs_read (5.x); the fault path: sys/vm/vm_fault.c vm_fault (no 5.x copy was found; the
+// versions read, 2.x, DragonFly's, forked from 4.8, and FreeBSD's v1.214 of 2006 (6.x), all
+// set PG_REFERENCED on the faulted page before vm_page_activate). See
 // /work/shared/reference/linux-reclaim.md section 5.
 //
 // Page model. Anonymous pages are mapped: pmap_ts_referenced() is the pte young bit (0 or 1
-// reference). A faulted anonymous page is activated (vm_fault -> vm_page_activate): active
-// queue, act_count = ACT_INIT.
+// reference). A faulted anonymous page is activated with PG_REFERENCED set (vm_fault:
+// vm_page_flag_set(fs.m, PG_REFERENCED); vm_page_activate(fs.m); the code is beside on_fault):
+// active queue, act_count = ACT_INIT, so the first active scan counts two references, the
+// flag and the young bit the access left.
 // File pages are used through read()/write(), that is through the buffer cache; their pte
 // young bit is ignored. A faulted file page enters the inactive queue at the tail with
 // act_count 0, PG_REFERENCED and PG_WINATCFLS clear, where the buffer cache leaves it (the
 // kernel code is beside on_fault): allocbuf gets the page from vm_page_alloc (act_count 0,
 // flags PG_BUSY) and wires it (vm_page_wire: off every queue); when the buffer goes
 // (ffs_read: brelse with B_RELBUF for IO_VMIO, else bqrelse, and getnewbuf when it reuses
-// the buffer), vfs_vmio_release unwires it with vm_page_unwire(m, 0). The buffers themselves
-// (pages wired, out of the page daemon's reach while in one) are not modelled.
-// A later access to a resident file page sets PG_REFERENCED, which the scans honour: a page
-// read again before the inactive scan reaches it is reactivated (act_count ACT_INIT +
-// ACT_ADVANCE + 1 = 9), a page read once is freed (use-once). That rule is the model's, not
-// FreeBSD 5's: nothing on its read path sets PG_REFERENCED (allocbuf, brelse, bqrelse,
-// vfs_vmio_release, ffs_read; only vm_page_sleep_busy, for a PG_BUSY page it waits for); a
-// re-read wires the page again and vm_page_unwire(m, 0) puts it back at the inactive tail;
-// and the inactive scan clears PG_REFERENCED of a page whose object nobody maps
-// (vm_pageout_scan: "If the object is not being used, we ignore previous references",
-// object->ref_count == 0). Both free the pages read once first; the model keeps a page read
-// twice longer, since it must age on the active queue before it is deactivated.
+// the buffer), vfs_vmio_release unwires it with vm_page_unwire(m, 0).
+// A later access to a resident file page does the same (beside on_hit): allocbuf finds the
+// page (vm_page_lookup), wires it, and vfs_vmio_release puts it back at the inactive tail with
+// PG_WINATCFLS clear; PG_REFERENCED and act_count are left as they were. Nothing on the read
+// path sets PG_REFERENCED (allocbuf, brelse, bqrelse, vfs_vmio_release, ffs_read; only
+// vm_page_sleep_busy, for a PG_BUSY page it waits for), so a file page is never reactivated
+// (the inactive scan activates a page for PG_REFERENCED or pmap_ts_referenced, and a file
+// page has neither): it stays on the inactive queue, and each read moves it to the tail. A
+// page read once and a page read twice are told apart only by where their last read left
+// them; the page daemon frees whichever the scan reaches first. The inactive scan's "If the
+// object is not being used, we ignore previous references" (object->ref_count == 0: clear
+// PG_REFERENCED and the pmap reference) changes nothing for such a page, nor for an anonymous
+// page, whose object its process maps until it exits.
+// Not modelled: the buffers themselves (a page is wired, out of the page daemon's reach,
+// while a buffer holds it, and the buffer cache keeps recently used buffers), and buf_daemon,
+// which writes dirty buffers (here a dirty file page is laundered by the page daemon).
 //
 // Queues are FIFO: pages enter at the tail, scans start at the head (the oldest page).
 //
@@ -66,6 +75,8 @@
 //   - vm_pageout_algorithm=1 (parameter pageout_algorithm=1): deactivate on the first
 //     unreferenced active scan (plain LRU-like), as the sysctl.
 //   - Laundering clusters (up to 16 adjacent dirty pages of an object) are not modelled.
+//   - Swap readahead (page_cluster > 0): the pages read around the faulting one are
+//     activated, without PG_REFERENCED; FreeBSD's swap pager deactivates them.
 //
 // Process exit (free_on_exit; 5.0 exit1 -> vm_map_remove -> vm_map_delete ->
 // vm_object_deallocate -> vm_object_terminate: an anonymous object dies with its only map):
@@ -100,11 +111,9 @@ class FreeBsd final : public Policy {
 
   PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
 
-  // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
-  // benefits from having the page's list node in cache.
-  void prefetch(PageId p, int stage) const {
-    if (stage == 0) lists_.prefetch(p, 0);
-  }
+  // A fault inserts the page's list node; a hit on a file page also unlinks it, which needs
+  // its neighbours (stage 1). Hits on anonymous pages only set the pte young bit.
+  void prefetch(PageId p, int stage) const { lists_.prefetch(p, stage); }
 
   void reset(std::size_t num_pages, std::size_t frames) override {
     lists_.reset(num_pages, 2);
@@ -116,7 +125,17 @@ class FreeBsd final : public Policy {
 
   void on_hit(const Access& a, PageTableView view) override {
     if (a.kind == PageKind::kFile) {
-      flags_[a.page] |= kReferenced;  // the model's rule for a re-read: see the header
+      // allocbuf (4-STABLE), the page is resident:
+      //   if ((m = vm_page_lookup(obj, pi)) == NULL) { ... vm_page_alloc ... }
+      //   if (vm_page_sleep_busy(m, FALSE, "pgtblk")) continue;
+      //   vm_page_flag_clear(m, PG_ZERO);
+      //   vm_page_wire(m);
+      // vm_page_wire (5.x): if (m->wire_count == 0) { ... vm_pageq_remove(m); ... }
+      //   m->wire_count++;                      -- off its queue; act_count, flags untouched
+      // and when the buffer goes, vfs_vmio_release -> vm_page_unwire(m, 0), as on a fault.
+      // A file page is only ever on the inactive queue (see the header); remove() takes it
+      // off whichever queue holds it all the same.
+      unwire_to_inactive(a.page);
     } else if (view.dirty(a.page)) {
       note_dirty_anon(a.page);
     }
@@ -127,26 +146,35 @@ class FreeBsd final : public Policy {
     flags_[p] = 0;      // vm_page_alloc: m->flags = PG_BUSY (PG_ZERO aside)
     act_count_[p] = 0;  //                m->act_count = 0
     if (a.kind == PageKind::kFile) {
-      // vfs_vmio_release (4-STABLE, 6.x):
-      //   /* In order to keep page LRU ordering consistent, put
-      //    * everything on the inactive queue. */
-      //   vm_page_unwire(m, 0);
-      // vm_page_unwire (5.x):
-      //   if (activate) vm_pageq_enqueue(PQ_ACTIVE, m);
-      //   else { vm_page_flag_clear(m, PG_WINATCFLS); vm_pageq_enqueue(PQ_INACTIVE, m); }
-      // vm_pageq_enqueue: TAILQ_INSERT_TAIL, the end the scans (TAILQ_FIRST) reach last.
-      // (The comment above vm_page_unwire speaks of putting clean pages at the head "if the
-      // inactive target is well met", "so one-time-use metadata [is] reused more quickly";
-      // its code does not: every unwired page goes to the tail.)
-      lists_.remove(p);
-      lists_.push_front(kInactive, p);
+      unwire_to_inactive(p);  // allocbuf: vm_page_alloc, vm_page_wire; vfs_vmio_release
       return;
     }
     if (view.dirty(p)) note_dirty_anon(p);
-    activate(p);  // vm_fault -> vm_page_activate
+    // vm_fault, at its end (v1.214, 6.x; 2.x and DragonFly's 4.8-derived copy set
+    // PG_MAPPED|PG_REFERENCED at the same place):
+    //   pmap_enter(fs.map->pmap, vaddr, fs.m, prot, wired);
+    //   ...
+    //   vm_page_flag_set(fs.m, PG_REFERENCED);
+    //   /* If the page is not wired down, then put it where the pageout daemon
+    //    * can find it. */
+    //   if (fault_flags & VM_FAULT_WIRE_MASK) { ... } else { vm_page_activate(fs.m); }
+    // Swap readahead pages are not fs.m: no PG_REFERENCED. The model activates them too;
+    // FreeBSD's swap pager deactivates them (swp_pager_async_iodone: "If not the requested
+    // page then deactivate it"), which is not modelled.
+    if (!a.readahead) flags_[p] |= kReferenced;
+    activate(p);
   }
 
   void on_free(PageId p, PageTableView) override { forget(p); }
+
+  // Test hook (probe_freebsd): -1 not resident; else the queue (0 active, 1 inactive)
+  // + 2 if PG_REFERENCED + 4 if PG_WINATCFLS + 8 * act_count.
+  std::int64_t probe(PageId p) const {
+    const std::uint8_t list = lists_.list_of(p);
+    if (list == PageLists::kNone) return -1;
+    return list + ((flags_[p] & kReferenced) ? 2 : 0) + ((flags_[p] & kWinatcfls) ? 4 : 0) +
+           8 * std::int64_t{act_count_[p]};
+  }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     unsigned pass = 0;
@@ -177,6 +205,23 @@ class FreeBsd final : public Policy {
   // pmap_ts_referenced: the pte young bit of a mapped (anonymous) page.
   int pmap_ts_referenced(PageId p, PageTableView& view) const {
     return view.kind(p) == PageKind::kAnon && view.test_and_clear_referenced(p) ? 1 : 0;
+  }
+
+  // vfs_vmio_release (4-STABLE, 6.x):
+  //   /* In order to keep page LRU ordering consistent, put
+  //    * everything on the inactive queue. */
+  //   vm_page_unwire(m, 0);
+  // vm_page_unwire (5.x):
+  //   if (activate) vm_pageq_enqueue(PQ_ACTIVE, m);
+  //   else { vm_page_flag_clear(m, PG_WINATCFLS); vm_pageq_enqueue(PQ_INACTIVE, m); }
+  // vm_pageq_enqueue: TAILQ_INSERT_TAIL, the end the scans (TAILQ_FIRST) reach last.
+  // (The comment above vm_page_unwire speaks of putting clean pages at the head "if the
+  // inactive target is well met", "so one-time-use metadata [is] reused more quickly"; its
+  // code does not: every unwired page goes to the tail.)
+  void unwire_to_inactive(PageId p) {
+    flags_[p] &= static_cast<std::uint8_t>(~kWinatcfls);
+    lists_.remove(p);
+    lists_.push_front(kInactive, p);
   }
 
   void activate(PageId p) {
@@ -276,6 +321,10 @@ class FreeBsd final : public Policy {
 };
 
 }  // namespace
+
+std::int64_t probe_freebsd(const Policy& policy, PageId page) {
+  return dynamic_cast<const FreeBsd&>(policy).probe(page);
+}
 
 PAGESIM_REGISTER_POLICY(FreeBsd, "freebsd",
                         "FreeBSD 5 page daemon: act_count aging (5/3/1/64), read() pages "

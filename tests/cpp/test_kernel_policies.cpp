@@ -12,6 +12,7 @@ namespace pagesim {
 std::int64_t probe_active_inactive(const Policy& policy, PageId page);
 std::int64_t probe_rmap_aging(const Policy& policy, PageId page);
 std::int64_t probe_mglru(const Policy& policy, PageId page);
+std::int64_t probe_freebsd(const Policy& policy, PageId page);
 }  // namespace pagesim
 
 namespace pagesim::test {
@@ -341,25 +342,38 @@ namespace {
 
 // ---- freebsd ---------------------------------------------------------------------------
 
+// probe_freebsd: queue (0 active, 1 inactive) + 2 if PG_REFERENCED + 4 if PG_WINATCFLS
+// + 8 * act_count; -1 not resident.
+constexpr std::int64_t freebsd_state(std::int64_t queue, bool referenced, bool winatcfls,
+                                     std::int64_t act_count) {
+  return queue + (referenced ? 2 : 0) + (winatcfls ? 4 : 0) + 8 * act_count;
+}
+constexpr std::int64_t kFaultedAnon = freebsd_state(0, true, false, 5);  // vm_fault
+constexpr std::int64_t kInactiveUnref = freebsd_state(1, false, false, 0);
+
 TEST_CASE("freebsd: a dirty page goes round the inactive queue twice before laundering") {
   // 8 frames (v_inactive_target 8/3 = 2). Anonymous A (written) and B (read).
-  // Faults: vm_page_activate, act_count 5, pte young set. Active (head..tail) [A B].
-  // Reclaim 1: inactive empty. Active scan (page_shortage 1 + 2): A young -> act 5+3+1 = 9,
-  //   B likewise. Following rounds: no reference, act 9 -> 8 -> ... -> 0 on the 9th: both
-  //   deactivated, inactive [A B]. Inactive scan, pass 0: A dirty, no PG_WINATCFLS -> set it,
-  //   requeue [B A]; B clean -> cached: VICTIM B.
+  // Faults: vm_fault sets PG_REFERENCED, vm_page_activate: act_count 5; the access leaves
+  // the pte young. Active (head..tail) [A B].
+  // Reclaim 1: inactive empty. Active scan (page_shortage 1 + 2): A PG_REFERENCED (cleared)
+  //   + young = 2 references -> act 5+3+2 = 10, B likewise. Following rounds: no reference,
+  //   act 10 -> 9 -> ... -> 0 on the 10th: both deactivated, inactive [A B]. Inactive scan,
+  //   pass 0: A dirty, no PG_WINATCFLS -> set it, requeue [B A]; B clean -> cached: VICTIM B.
   // Reclaim 2: A dirty with PG_WINATCFLS -> laundered: VICTIM A.
   TraceBuilder b;
   b.add(1, 0, true);
   b.add(1, 1, false);
   const Trace t = std::move(b).build();
   for (std::int64_t algorithm : {0, 1}) {
-    // pageout_algorithm=1 deactivates at the first unreferenced scan (act 8): same victims.
+    // pageout_algorithm=1 deactivates at the first unreferenced scan, at act 10 - 1 = 9
+    // (8 if the fault had not set PG_REFERENCED): same victims.
     CAPTURE(algorithm);
     Driver d(t, "freebsd", 8, Params{{"pageout_algorithm", algorithm}});
     d.fault(0, true);
     d.fault(1);
+    CHECK(probe_freebsd(d.policy(), 0) == kFaultedAnon);
     CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    CHECK(probe_freebsd(d.policy(), 0) == freebsd_state(1, false, true, algorithm == 1 ? 9 : 0));
     CHECK(d.reclaim(1) == std::vector<PageId>{0});
   }
 }
@@ -367,18 +381,28 @@ TEST_CASE("freebsd: a dirty page goes round the inactive queue twice before laun
 TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while a clean one exists") {
   // 8 frames (v_inactive_target 2). Anonymous A (written, id 0) and B (read, id 1), file
   // page G (id 2, faulted later). Lists head..tail, as the scans meet them.
-  // Faults A, B: vm_page_activate, act_count 5, pte young. Active [A B].
-  // Reclaim 1 (as in the test above): A and B go 5 -> 9 (young) -> ... -> 0 together,
-  //   inactive [A B]; pass 0: A dirty -> PG_WINATCFLS, requeue [B A]; B clean: VICTIM B.
+  // Faults A, B: PG_REFERENCED, vm_page_activate, act_count 5, pte young. Active [A B].
+  // Reclaim 1 (as in the test above): A and B go 5 -> 10 (PG_REFERENCED + young) -> ... -> 0
+  //   together, inactive [A B]; pass 0: A dirty -> PG_WINATCFLS, requeue [B A]; B clean:
+  //   VICTIM B.
   // Fault G: a file page enters at the inactive tail, act 0, unreferenced: inactive [A G].
   // Reclaim 2 without defer: A, dirty with PG_WINATCFLS, is laundered: VICTIM A.
   // Reclaim 2 with defer: G is resident and clean, so swap pageouts are not ok: A is
   //   requeued [G A] and G, clean and unreferenced, is cached: VICTIM G.
   // Reclaim 3 with defer: only A is resident, so swap pageouts are ok: VICTIM A.
+  // Then, with defer, the same again with anonymous C (written, id 3), E (read, id 4) and
+  // file page H (id 5), to check that the dirty anonymous count followed A out:
+  // Faults C, E; reclaim 4: as reclaim 1, inactive [E C], C with PG_WINATCFLS: VICTIM E.
+  // Fault H: inactive [C H]. Reclaim 5: C and H resident, C the only dirty anonymous page:
+  //   C requeued [H C], VICTIM H (had A still been counted, C would have been laundered).
+  // Reclaim 6: only C: VICTIM C.
   TraceBuilder b;
   b.add(1, 0, true);
   b.add(1, 1, false);
   b.add(1, 2, false, PageKind::kFile);
+  b.add(1, 3, true);
+  b.add(1, 4, false);
+  b.add(1, 5, false, PageKind::kFile);
   const Trace t = std::move(b).build();
   {
     Driver d(t, "freebsd", 8, Params{});
@@ -396,22 +420,26 @@ TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while 
     d.fault(2);
     CHECK(d.reclaim(1) == std::vector<PageId>{2});
     CHECK(d.reclaim(1) == std::vector<PageId>{0});
+    d.fault(3, true);
+    d.fault(4);
+    CHECK(d.reclaim(1) == std::vector<PageId>{4});
+    d.fault(5);
+    CHECK(d.reclaim(1) == std::vector<PageId>{5});
+    CHECK(d.reclaim(1) == std::vector<PageId>{3});
   }
 }
 
-TEST_CASE("freebsd: a file page read once leaves first (use-once)") {
-  // Anonymous A (read, id 0); file pages F1 (id 1, read twice) and F2 (id 2, read once).
+TEST_CASE("freebsd: a file page read once leaves before an active anonymous page (use-once)") {
+  // Anonymous A (read, id 0); file pages F1 (id 1) and F2 (id 2), read once each.
   // 8 frames (v_inactive_target 2). Lists head..tail, as the scans meet them.
-  // Fault A: active [A], act 5, pte young.
-  // Faults F1, F2: vfs_vmio_release -> vm_page_unwire(m, 0): inactive tail, act 0,
-  //   unreferenced: inactive [F1 F2]. Read F1 again: PG_REFERENCED.
-  // Reclaim 1: inactive scan, pass 0: F1 PG_REFERENCED -> cleared, vm_page_activate, act
-  //   5 + 0 + 3 + 1 = 9: active [A F1]. F2 clean, unreferenced: VICTIM F2, though it came
-  //   in after F1.
-  // Reclaim 2: inactive empty. Active scans (page_shortage 1 + 2): A young -> act 9; F1 no
-  //   reference -> 8. Then both lose 1 a scan: the 9th leaves A at 1 and F1 at 0:
-  //   deactivated, inactive [F1]; the next inactive scan caches it: VICTIM F1.
-  // Reclaim 3: A ages from 1 to 0 on the next scan: VICTIM A.
+  // Fault A: vm_fault: PG_REFERENCED, active [A], act 5, pte young.
+  // Faults F1, F2: allocbuf, then vfs_vmio_release -> vm_page_unwire(m, 0): inactive tail,
+  //   act 0, unreferenced: inactive [F1 F2].
+  // Reclaim 1: inactive scan, pass 0: F1 clean, unreferenced: cached, VICTIM F1.
+  // Reclaim 2: likewise VICTIM F2.
+  // Reclaim 3: inactive empty. Active scan (page_shortage 1 + 2): A PG_REFERENCED + young
+  //   -> act 10; nine more scans take it to 1, the tenth to 0: deactivated, inactive [A];
+  //   the next inactive scan caches it: VICTIM A.
   TraceBuilder b;
   b.add(1, 0, false);
   b.add(1, 1, false, PageKind::kFile);
@@ -421,35 +449,122 @@ TEST_CASE("freebsd: a file page read once leaves first (use-once)") {
   d.fault(0);
   d.fault(1);
   d.fault(2);
-  d.touch(1);
-  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(probe_freebsd(d.policy(), 0) == kFaultedAnon);
+  CHECK(probe_freebsd(d.policy(), 1) == kInactiveUnref);
+  CHECK(probe_freebsd(d.policy(), 2) == kInactiveUnref);
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
 
   // The same through the engine, 3 frames (v_inactive_target 1), one victim per fault:
-  //   A(write) F1 F1 F2 F3 F1 A
-  // A: minor fault, active [A], dirty. F1: file read, inactive [F1]; its second read sets
-  // PG_REFERENCED. F2: file read, inactive [F1 F2]; memory is full. F3: reclaim: F1 is
-  // reactivated (act 9, active [A F1]), F2 is cached (VICTIM F2, clean: no write);
-  // inactive [F3]. F1, A: hits.
-  //   4 faults (1 minor, 3 file reads), 3 hits, 1 eviction, no swap-out.
-  // lru would evict A (the least recently used at F3), a swap-out, and fault on it again.
+  //   A(write) F1 F2 F3 A
+  // A: minor fault, active [A], dirty. F1, F2: file reads, inactive [F1 F2]; memory is full.
+  // F3: reclaim: F1 is cached (VICTIM F1, clean: no write); inactive [F2 F3]. A: a hit.
+  //   4 faults (1 minor, 3 file reads), 1 hit, 1 eviction, no swap-out.
+  // lru evicts A (the least recently used at F3), a swap-out, and faults on it again.
   TraceBuilder e;
   e.add(1, 0, true);
-  for (std::uint64_t p : {1u, 1u, 2u, 3u, 1u}) e.add(1, p, false, PageKind::kFile);
+  for (std::uint64_t p : {1u, 2u, 3u}) e.add(1, p, false, PageKind::kFile);
   e.add(1, 0, false);
   const Trace engine_trace = std::move(e).build();
   const Counters c = run(engine_trace, "freebsd", 3);
   CHECK(c.faults == 4);
   CHECK(c.minor_faults == 1);
   CHECK(c.file_reads == 3);
-  CHECK(c.hits == 3);
+  CHECK(c.hits == 1);
   CHECK(c.evictions == 1);
   CHECK(c.evictions_clean == 1);
   CHECK(c.swap_outs == 0);
   const Counters l = run(engine_trace, "lru", 3);
   CHECK(l.faults == 5);
   CHECK(l.swap_outs == 1);
+}
+
+TEST_CASE("freebsd: a re-read file page goes back to the inactive tail, unreferenced") {
+  // FreeBSD 5 read() of a resident page: allocbuf -> vm_page_wire (off its queue), then
+  // vfs_vmio_release -> vm_page_unwire(m, 0): the inactive tail, PG_WINATCFLS cleared,
+  // PG_REFERENCED and act_count untouched. (The rule this replaces set PG_REFERENCED, so the
+  // inactive scan reactivated a page read twice: act 9 on the active queue.)
+  // Anonymous A (read, id 0); file pages F1, F2, F3 (ids 1-3). 8 frames (v_inactive_target
+  // 2). Lists head..tail, as the scans meet them.
+  // Fault A: active [A], act 5, PG_REFERENCED. Fault F1, read it again: inactive [F1],
+  //   unreferenced, act 0. Fault F2: inactive [F1 F2].
+  // Reclaim 1: F1, at the head, clean, unreferenced: VICTIM F1, though read twice (the old
+  //   rule reactivated F1 and freed F2).
+  // Fault F3: inactive [F2 F3]. Read F2 again: back to the tail, inactive [F3 F2].
+  // Reclaim 2: VICTIM F3, the page read once, now at the head.
+  // Reclaim 3: VICTIM F2, read twice, still before the active A (the old rule would have
+  //   reactivated F2 at act 9 on a par with A).
+  // Reclaim 4: A, as in the test above (10 scans): VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, false);
+  for (std::uint64_t p : {1u, 2u, 3u}) b.add(1, p, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 8, Params{});
+  d.fault(0);
+  d.fault(1);
+  d.touch(1);
+  CHECK(probe_freebsd(d.policy(), 1) == kInactiveUnref);
+  d.fault(2);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  d.fault(3);
+  d.touch(2);
+  CHECK(probe_freebsd(d.policy(), 2) == kInactiveUnref);
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+
+  // Through the engine, 3 frames (v_inactive_target 1), one victim per fault:
+  //   A(write) F1 F1 F2 F3 F1 A
+  // A: minor fault, active [A], dirty. F1: file read, inactive [F1]; read again: a hit, back
+  // to the tail, inactive [F1]. F2: file read, inactive [F1 F2]; memory is full.
+  // F3: reclaim: F1 is cached (VICTIM F1); inactive [F2 F3]. F1: a file read again; reclaim:
+  // F2 is cached; inactive [F3 F1]. A: a hit.
+  //   5 faults (1 minor, 4 file reads), 2 hits, 2 clean evictions, no swap-out. (The old rule
+  //   kept F1: 4 faults, 3 hits.) lru: 5 faults too (F3 evicts A, A faults again), 1 swap-out.
+  TraceBuilder e;
+  e.add(1, 0, true);
+  for (std::uint64_t p : {1u, 1u, 2u, 3u, 1u}) e.add(1, p, false, PageKind::kFile);
+  e.add(1, 0, false);
+  const Trace engine_trace = std::move(e).build();
+  const Counters c = run(engine_trace, "freebsd", 3);
+  CHECK(c.faults == 5);
+  CHECK(c.minor_faults == 1);
+  CHECK(c.file_reads == 4);
+  CHECK(c.hits == 2);
+  CHECK(c.evictions == 2);
+  CHECK(c.evictions_clean == 2);
+  CHECK(c.swap_outs == 0);
+  const Counters l = run(engine_trace, "lru", 3);
+  CHECK(l.faults == 5);
+  CHECK(l.hits == 2);
+  CHECK(l.swap_outs == 1);
+}
+
+TEST_CASE("freebsd: a re-read clears PG_WINATCFLS: the dirty page goes round twice again") {
+  // vm_page_unwire(m, 0) clears PG_WINATCFLS. File pages: F written (dirty, id 0), G and H
+  // read (ids 1, 2). 8 frames (v_inactive_target 2). Lists head..tail.
+  // Faults F, G: inactive [F G]. Reclaim 1: pass 0: F dirty, no PG_WINATCFLS -> set, requeue
+  //   [G F]; G clean: VICTIM G.
+  // Read F again: inactive tail [F], PG_WINATCFLS cleared, act 0, unreferenced.
+  // Fault H: inactive [F H]. Reclaim 2: F dirty without PG_WINATCFLS: set, requeue [H F];
+  //   H clean: VICTIM H. (With the flag kept, F would have been laundered: VICTIM F.)
+  // Reclaim 3: F dirty with PG_WINATCFLS: laundered, VICTIM F.
+  TraceBuilder b;
+  b.add(1, 0, true, PageKind::kFile);
+  b.add(1, 1, false, PageKind::kFile);
+  b.add(1, 2, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 8, Params{});
+  d.fault(0, true);
+  d.fault(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_freebsd(d.policy(), 0) == freebsd_state(1, false, true, 0));
+  d.touch(0);
+  CHECK(probe_freebsd(d.policy(), 0) == kInactiveUnref);
+  d.fault(2);
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
 }
 
 }  // namespace
