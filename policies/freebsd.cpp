@@ -17,7 +17,9 @@
 // reference). A faulted anonymous page is activated with PG_REFERENCED set (vm_fault:
 // vm_page_flag_set(fs.m, PG_REFERENCED); vm_page_activate(fs.m); the code is beside on_fault):
 // active queue, act_count = ACT_INIT, so the first active scan counts two references, the
-// flag and the young bit the access left.
+// flag and the young bit the access left. The pages a swap-in reads around the faulting one
+// (swap readahead) are deactivated instead (swp_pager_async_iodone, beside on_fault): inactive
+// tail, act_count 0, unreferenced until the process touches them.
 // File pages are used through read()/write(), that is through the buffer cache; their pte
 // young bit is ignored. A faulted file page enters the inactive queue at the tail with
 // act_count 0, PG_REFERENCED and PG_WINATCFLS clear, where the buffer cache leaves it (the
@@ -75,8 +77,6 @@
 //   - vm_pageout_algorithm=1 (parameter pageout_algorithm=1): deactivate on the first
 //     unreferenced active scan (plain LRU-like), as the sysctl.
 //   - Laundering clusters (up to 16 adjacent dirty pages of an object) are not modelled.
-//   - Swap readahead (page_cluster > 0): the pages read around the faulting one are
-//     activated, without PG_REFERENCED; FreeBSD's swap pager deactivates them.
 //
 // Process exit (free_on_exit; 5.0 exit1 -> vm_map_remove -> vm_map_delete ->
 // vm_object_deallocate -> vm_object_terminate: an anonymous object dies with its only map):
@@ -149,6 +149,14 @@ class FreeBsd final : public Policy {
       unwire_to_inactive(p);  // allocbuf: vm_page_alloc, vm_page_wire; vfs_vmio_release
       return;
     }
+    if (a.readahead) {
+      // swp_pager_async_iodone, for each page of the read but the one the fault asked for:
+      //   /* If not the requested page then deactivate it. */
+      //   if (i != bp->b_pager.pg_reqpage) { vm_page_deactivate(m); vm_page_wakeup(m); }
+      // vm_page_deactivate: PG_WINATCFLS cleared, to the inactive tail, as unwiring does.
+      unwire_to_inactive(p);
+      return;
+    }
     if (view.dirty(p)) note_dirty_anon(p);
     // vm_fault, at its end (v1.214, 6.x; 2.x and DragonFly's 4.8-derived copy set
     // PG_MAPPED|PG_REFERENCED at the same place):
@@ -158,10 +166,7 @@ class FreeBsd final : public Policy {
     //   /* If the page is not wired down, then put it where the pageout daemon
     //    * can find it. */
     //   if (fault_flags & VM_FAULT_WIRE_MASK) { ... } else { vm_page_activate(fs.m); }
-    // Swap readahead pages are not fs.m: no PG_REFERENCED. The model activates them too;
-    // FreeBSD's swap pager deactivates them (swp_pager_async_iodone: "If not the requested
-    // page then deactivate it"), which is not modelled.
-    if (!a.readahead) flags_[p] |= kReferenced;
+    flags_[p] |= kReferenced;
     activate(p);
   }
 

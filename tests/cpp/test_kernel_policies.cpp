@@ -58,6 +58,14 @@ class Driver {
     ++resident_;
     policy_->on_fault(access(p, write), view());
   }
+  // Brings page p in by swap readahead: resident, unreferenced (the engine's readahead).
+  void read_ahead(PageId p) {
+    bits_[p].set(page_bits::kResident | page_bits::kSeen);
+    ++resident_;
+    Access a = access(p, false);
+    a.readahead = true;
+    policy_->on_fault(a, view());
+  }
   void touch(PageId p, bool write = false) {
     bits_[p].set(page_bits::kReferenced | (write ? page_bits::kDirty : 0));
     policy_->on_hit(access(p, write), view());
@@ -539,6 +547,32 @@ TEST_CASE("freebsd: a re-read file page goes back to the inactive tail, unrefere
   CHECK(l.faults == 5);
   CHECK(l.hits == 2);
   CHECK(l.swap_outs == 1);
+}
+
+TEST_CASE("freebsd: swap readahead pages are deactivated, the faulting page activated") {
+  // swp_pager_async_iodone deactivates every page of a swap read but the requested one:
+  // inactive tail, act_count 0 (vm_page_alloc), unreferenced. Anonymous A (id 0) faulted,
+  // anonymous R (id 1) read ahead, file page F (id 2) read. 8 frames (v_inactive_target 2);
+  // lists head..tail.
+  // Fault A: active [A], act 5, PG_REFERENCED. Readahead R: inactive [R]. Fault F: inactive
+  // [R F].
+  // Reclaim 1: R at the head, clean, unreferenced (no pte young bit: nobody touched it):
+  //   VICTIM R. (Activated, as before, R would wait on the active queue and F would go.)
+  // Reclaim 2: VICTIM F. Reclaim 3: A, after 10 active scans (first test): VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, false);
+  b.add(1, 1, false);
+  b.add(1, 2, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 8, Params{});
+  d.fault(0);
+  d.read_ahead(1);
+  CHECK(probe_freebsd(d.policy(), 0) == kFaultedAnon);
+  CHECK(probe_freebsd(d.policy(), 1) == kInactiveUnref);
+  d.fault(2);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
 }
 
 TEST_CASE("freebsd: a re-read clears PG_WINATCFLS: the dirty page goes round twice again") {
