@@ -183,6 +183,7 @@ class FreeBsd final : public Policy {
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     unsigned pass = 0;
+    inert_front_ = kNoPage;
     for (int round = 0; out.size() < want; ++round) {
       if (round > 4 * kActMax) {
         evict_any(view, out);
@@ -240,11 +241,26 @@ class FreeBsd final : public Policy {
     act_count_[p] = static_cast<std::uint8_t>(std::min(int{act_count_[p]} + n, 255));
   }
 
+  // With defer_swapspace_pageouts, while swap_pageouts_ok stays false, a scan after the first
+  // (pass > 0) requeues every dirty anonymous page that is not referenced, unchanged. Such a
+  // scan that went through the whole queue leaves only such pages on it, and until the reclaim
+  // ends nothing but the active scan, which only adds pages at the tail, changes the queue: the
+  // next scan would requeue them all again, one by one, before it reaches the pages added
+  // since. It moves them at once instead (rotate_to_front) and scans the pages added since, so
+  // a reclaim that waits for the active scan to age a clean page down costs the pages it
+  // deactivates rather than the whole inactive queue per round. Pages, order and flags come
+  // out as the plain scan leaves them.
   void inactive_scan(std::size_t want, unsigned pass, PageTableView& view, VictimList& out) {
     const bool swap_pageouts_ok =
         !defer_swapspace_pageouts_ || view.resident_count() == dirty_anon_resident_;
-    for (std::size_t maxscan = lists_.size(kInactive); maxscan > 0 && out.size() < want;
-         --maxscan) {
+    const bool requeues_dirty_anon = pass > 0 && !swap_pageouts_ok;
+    std::size_t maxscan = lists_.size(kInactive);
+    if (requeues_dirty_anon && inert_front_ != kNoPage) {
+      lists_.rotate_to_front(kInactive, inert_front_);
+      maxscan -= inert_count_;
+    }
+    inert_front_ = kNoPage;
+    for (; maxscan > 0 && out.size() < want; --maxscan) {
       const PageId p = lists_.back(kInactive);
       if (flags_[p] & kReferenced) {
         flags_[p] &= static_cast<std::uint8_t>(~kReferenced);
@@ -268,6 +284,10 @@ class FreeBsd final : public Policy {
       } else {
         evict(p, out);
       }
+    }
+    if (requeues_dirty_anon && maxscan == 0 && !lists_.empty(kInactive)) {
+      inert_front_ = lists_.front(kInactive);
+      inert_count_ = lists_.size(kInactive);
     }
   }
 
@@ -313,6 +333,7 @@ class FreeBsd final : public Policy {
   }
 
   void evict_any(PageTableView& /*view*/, VictimList& out) {
+    inert_front_ = kNoPage;
     evict(lists_.empty(kInactive) ? lists_.back(kActive) : lists_.back(kInactive), out);
   }
 
@@ -323,6 +344,10 @@ class FreeBsd final : public Policy {
   std::vector<std::uint8_t> flags_;
   std::size_t inactive_target_ = 1;
   std::size_t dirty_anon_resident_ = 0;
+  // In select_victims: the inactive queue from inert_front_ to its head, where scans start
+  // (inert_count_ pages), is what the last scan requeued (see inactive_scan); kNoPage: none.
+  PageId inert_front_ = kNoPage;
+  std::size_t inert_count_ = 0;
 };
 
 }  // namespace

@@ -110,6 +110,20 @@ class PageLists {
     push_front(list, p);
   }
 
+  // Moves the pages from `first` to the back of `list` (first must be on it) to the front,
+  // in their order: what as many pop_back + push_front would do, in O(1).
+  void rotate_to_front(std::size_t list, PageId first) {
+    Head& h = lists_[list];
+    if (h.head == first) return;
+    const PageId last = nodes_[first].prev;
+    nodes_[last].next = kNoPage;
+    nodes_[first].prev = kNoPage;
+    nodes_[h.tail].next = h.head;
+    nodes_[h.head].prev = h.tail;
+    h.head = first;
+    h.tail = last;
+  }
+
  private:
   struct Head {
     PageId head = kNoPage;
