@@ -3,6 +3,7 @@
 // comment; expected numbers are worked out in the comments, never copied from a run.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <memory>
 
 #include "helpers.hpp"
@@ -359,6 +360,15 @@ constexpr std::int64_t freebsd_state(std::int64_t queue, bool referenced, bool w
 constexpr std::int64_t kFaultedAnon = freebsd_state(0, true, false, 5);  // vm_fault
 constexpr std::int64_t kInactiveUnref = freebsd_state(1, false, false, 0);
 
+// Anonymous page 0 written, the file pages `files` read in order, then page 0 read again.
+Trace anon_around_files(std::initializer_list<std::uint64_t> files) {
+  TraceBuilder b;
+  b.add(1, 0, true);
+  for (std::uint64_t p : files) b.add(1, p, false, PageKind::kFile);
+  b.add(1, 0, false);
+  return std::move(b).build();
+}
+
 TEST_CASE("freebsd: a dirty page goes round the inactive queue twice before laundering") {
   // 8 frames (v_inactive_target 8/3 = 2). Anonymous A (written) and B (read).
   // Faults: vm_fault sets PG_REFERENCED, vm_page_activate: act_count 5; the access leaves
@@ -470,11 +480,7 @@ TEST_CASE("freebsd: a file page read once leaves before an active anonymous page
   // F3: reclaim: F1 is cached (VICTIM F1, clean: no write); inactive [F2 F3]. A: a hit.
   //   4 faults (1 minor, 3 file reads), 1 hit, 1 eviction, no swap-out.
   // lru evicts A (the least recently used at F3), a swap-out, and faults on it again.
-  TraceBuilder e;
-  e.add(1, 0, true);
-  for (std::uint64_t p : {1u, 2u, 3u}) e.add(1, p, false, PageKind::kFile);
-  e.add(1, 0, false);
-  const Trace engine_trace = std::move(e).build();
+  const Trace engine_trace = anon_around_files({1, 2, 3});
   const Counters c = run(engine_trace, "freebsd", 3);
   CHECK(c.faults == 4);
   CHECK(c.minor_faults == 1);
@@ -530,11 +536,7 @@ TEST_CASE("freebsd: a re-read file page goes back to the inactive tail, unrefere
   // F2 is cached; inactive [F3 F1]. A: a hit.
   //   5 faults (1 minor, 4 file reads), 2 hits, 2 clean evictions, no swap-out. (The old rule
   //   kept F1: 4 faults, 3 hits.) lru: 5 faults too (F3 evicts A, A faults again), 1 swap-out.
-  TraceBuilder e;
-  e.add(1, 0, true);
-  for (std::uint64_t p : {1u, 1u, 2u, 3u, 1u}) e.add(1, p, false, PageKind::kFile);
-  e.add(1, 0, false);
-  const Trace engine_trace = std::move(e).build();
+  const Trace engine_trace = anon_around_files({1, 1, 2, 3, 1});
   const Counters c = run(engine_trace, "freebsd", 3);
   CHECK(c.faults == 5);
   CHECK(c.minor_faults == 1);
