@@ -69,12 +69,11 @@ def _policy_specs(policies: Any) -> List[Tuple[str, Union[str, _core.Policy], Di
         specs.append((_policy.label(p), p, own))
     if not specs:
         raise ConfigError("sweep needs at least one policy")
-    counts: Dict[str, int] = {}
-    for label, _, _ in specs:
-        counts[label] = counts.get(label, 0) + 1
+    # A policy's own parameters are part of its label: a table row never names the policy
+    # without the parameters it ran with.
     out = []
     for label, p, own in specs:
-        if counts[label] > 1 and own:
+        if own:
             label = f"{label}(" + ",".join(f"{k}={v}" for k, v in sorted(own.items())) + ")"
         out.append((label, p, own))
     if len({s[0] for s in out}) != len(out):
@@ -186,7 +185,8 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     policies
         Policy names (built-in or registered with :func:`pagesim.register_policy`),
         :class:`pagesim.Policy` instances, or ``(name, {param: value})`` pairs for parameters
-        of one policy only, e.g. ``("random", {"seed": 7})``.
+        of one policy only, e.g. ``("random", {"seed": 7})``, labelled ``random(seed=7)`` in
+        the table.
     frames, fractions
         Exactly one: memory sizes in page frames, or as shares of each trace's footprint
         (``frames = max(1, round(fraction * num_pages))``).

@@ -45,6 +45,15 @@ def test_sweep_with_frames_and_policy_params():
     assert r.faults == pagesim.simulate(t, "random", frames=20, seed=2)["faults"]
 
 
+def test_a_policy_with_its_own_parameters_is_labelled_with_them():
+    # Alone too, not only to tell two entries of one policy apart: a row never names a policy
+    # without the parameters it ran with.
+    t = random_trace(3)
+    df = pagesim.sweep(t, policies=[("random", {"seed": 1}), "lru"], frames=[10], progress=False)
+    assert list(df.policy) == ["random(seed=1)", "lru"]
+    assert df.faults.iloc[0] == pagesim.simulate(t, "random", frames=10, seed=1)["faults"]
+
+
 def test_sweep_over_listed_parameters():
     # A list is a grid axis: 2 devices x 2 schedulers x 2 policies x 2 sizes = 16 runs, the
     # combinations outermost, each column holding its value, each row as a single run gives it.
