@@ -133,9 +133,9 @@ class FreeBsd final : public Policy {
       // vm_page_wire (5.x): if (m->wire_count == 0) { ... vm_pageq_remove(m); ... }
       //   m->wire_count++;                      -- off its queue; act_count, flags untouched
       // and when the buffer goes, vfs_vmio_release -> vm_page_unwire(m, 0), as on a fault.
-      // A file page is only ever on the inactive queue (see the header); remove() takes it
-      // off whichever queue holds it all the same.
-      unwire_to_inactive(a.page);
+      // A file page is only ever on the inactive queue (see the header); deactivate() takes
+      // it off whichever queue holds it all the same.
+      deactivate(a.page);
     } else if (view.dirty(a.page)) {
       note_dirty_anon(a.page);
     }
@@ -146,15 +146,14 @@ class FreeBsd final : public Policy {
     flags_[p] = 0;      // vm_page_alloc: m->flags = PG_BUSY (PG_ZERO aside)
     act_count_[p] = 0;  //                m->act_count = 0
     if (a.kind == PageKind::kFile) {
-      unwire_to_inactive(p);  // allocbuf: vm_page_alloc, vm_page_wire; vfs_vmio_release
+      deactivate(p);  // allocbuf: vm_page_alloc, vm_page_wire; vfs_vmio_release
       return;
     }
     if (a.readahead) {
       // swp_pager_async_iodone, for each page of the read but the one the fault asked for:
       //   /* If not the requested page then deactivate it. */
       //   if (i != bp->b_pager.pg_reqpage) { vm_page_deactivate(m); vm_page_wakeup(m); }
-      // vm_page_deactivate: PG_WINATCFLS cleared, to the inactive tail, as unwiring does.
-      unwire_to_inactive(p);
+      deactivate(p);
       return;
     }
     if (view.dirty(p)) note_dirty_anon(p);
@@ -213,6 +212,12 @@ class FreeBsd final : public Policy {
     return view.kind(p) == PageKind::kAnon && view.test_and_clear_referenced(p) ? 1 : 0;
   }
 
+  // To the inactive tail, PG_WINATCFLS cleared: vm_page_deactivate (the active scan, swap
+  // readahead; neither finds the page inactive) and vm_page_unwire(m, 0) (read()) alike.
+  // _vm_page_deactivate (5.x):
+  //   if (m->queue == PQ_INACTIVE) return;  /* Ignore if already inactive. */
+  //   ... vm_page_flag_clear(m, PG_WINATCFLS); vm_pageq_remove(m);
+  //   TAILQ_INSERT_TAIL(&vm_page_queues[PQ_INACTIVE].pl, m, pageq);
   // vfs_vmio_release (4-STABLE, 6.x):
   //   /* In order to keep page LRU ordering consistent, put
   //    * everything on the inactive queue. */
@@ -224,17 +229,15 @@ class FreeBsd final : public Policy {
   // (The comment above vm_page_unwire speaks of putting clean pages at the head "if the
   // inactive target is well met", "so one-time-use metadata [is] reused more quickly"; its
   // code does not: every unwired page goes to the tail.)
-  void unwire_to_inactive(PageId p) {
+  void deactivate(PageId p) {
     flags_[p] &= static_cast<std::uint8_t>(~kWinatcfls);
-    lists_.remove(p);
-    lists_.push_front(kInactive, p);
+    lists_.move_to_front(kInactive, p);
   }
 
   void activate(PageId p) {
     act_count_[p] = static_cast<std::uint8_t>(std::max(int{act_count_[p]}, kActInit));
     flags_[p] &= static_cast<std::uint8_t>(~kWinatcfls);
-    lists_.remove(p);
-    lists_.push_front(kActive, p);
+    lists_.move_to_front(kActive, p);
   }
 
   void add_act(PageId p, int n) {
@@ -311,7 +314,7 @@ class FreeBsd final : public Policy {
       }
       act_count_[p] = static_cast<std::uint8_t>(act_count_[p] - std::min(int{act_count_[p]}, kActDecline));
       if (pageout_algorithm_ || act_count_[p] == 0) {
-        lists_.move_to_front(kInactive, p);  // vm_page_deactivate: inactive tail
+        deactivate(p);
         --page_shortage;
       } else {
         lists_.move_to_front(kActive, p);
