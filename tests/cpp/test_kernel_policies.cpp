@@ -54,18 +54,13 @@ class Driver {
   PageTableView view() { return PageTableView(bits_.data(), &trace_, frames_, &resident_); }
   // Faults page p in (no reclaim: the tests keep memory below `frames` when they use this).
   void fault(PageId p, bool write = false) {
-    bits_[p].set(page_bits::kResident | page_bits::kSeen | page_bits::kReferenced |
-                 (write ? page_bits::kDirty : 0));
-    ++resident_;
-    policy_->on_fault(access(p, write), view());
+    bring_in(p, page_bits::kReferenced | (write ? page_bits::kDirty : 0), access(p, write));
   }
   // Brings page p in by swap readahead: resident, unreferenced (the engine's readahead).
   void read_ahead(PageId p) {
-    bits_[p].set(page_bits::kResident | page_bits::kSeen);
-    ++resident_;
     Access a = access(p, false);
     a.readahead = true;
-    policy_->on_fault(a, view());
+    bring_in(p, 0, a);
   }
   void touch(PageId p, bool write = false) {
     bits_[p].set(page_bits::kReferenced | (write ? page_bits::kDirty : 0));
@@ -87,6 +82,11 @@ class Driver {
   const Policy& policy() const { return *policy_; }
 
  private:
+  void bring_in(PageId p, int bits, const Access& a) {
+    bits_[p].set(page_bits::kResident | page_bits::kSeen | bits);
+    ++resident_;
+    policy_->on_fault(a, view());
+  }
   Access access(PageId p, bool write) const {
     Access a;
     a.page = p;
