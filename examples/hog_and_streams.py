@@ -99,12 +99,13 @@ def hog_runs(trace: pagesim.Trace):
 def hog_row(label: str, r: pagesim.Result):
     """The hog's pages swapped out and in (readahead included), its major faults (each a
     swap-in) and IO wait, the streams' major faults, the elapsed time."""
-    procs = {p["pid"]: p for p in r.per_process}
-    hog = procs[HOG]
-    wait = {p["pid"]: p for p in r.per_process_time}[HOG]["iowait_ns"]
-    return (label, hog["swap_outs"], hog["swap_ins"] + hog["readahead_pages"],
-            hog["major_faults"], wait / 1e9, sum(procs[pid]["major_faults"] for pid in STREAMS),
-            r.time["elapsed_ns"] / 1e9)
+    procs = r.to_frame().set_index("pid")
+    hog = procs.loc[HOG]
+    time = r.time_summary()
+    return (label, int(hog["swap_outs"]), int(hog["swap_ins"] + hog["readahead_pages"]),
+            int(hog["major_faults"]), float(time.loc[HOG, "iowait_s"]),
+            int(procs.loc[list(STREAMS), "major_faults"].sum()),
+            float(time.loc["all", "elapsed_s"]))
 
 
 def hog_table(trace: pagesim.Trace):
