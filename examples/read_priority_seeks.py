@@ -28,10 +28,11 @@ for scheduler in ("fifo", "elevator", "read_priority"):
                          low_watermark=8, high_watermark=40, quantum_ns=1000)
     s = r.device_stats
     rows.append((scheduler, r.time["elapsed_ns"] / 1e9, r["major_faults"], r["swap_outs"],
-                 s["reads"], s["writes"], s["seeks"], s["seek_distance"], s["busy_ns"] / 1e9))
+                 s["reads"], s["writes"], s["seeks"], s["seek_distance"], s["busy_ns"] / 1e9,
+                 s["seek_ns"] / 1e9))
 
 print(f"{'io_scheduler':<14} {'elapsed_s':>9} {'major':>6} {'swap_outs':>9} {'reads':>6} "
-      f"{'writes':>6} {'seeks':>6} {'seek_dist':>9} {'busy_s':>7}")
+      f"{'writes':>6} {'seeks':>6} {'seek_dist':>9} {'busy_s':>7} {'seek_s':>6}")
 for row in rows:
     print(f"{row[0]:<14} {row[1]:>9.3f} {row[2]:>6} {row[3]:>9} {row[4]:>6} {row[5]:>6} "
-          f"{row[6]:>6} {row[7]:>9} {row[8]:>7.3f}")
+          f"{row[6]:>6} {row[7]:>9} {row[8]:>7.3f} {row[9]:>6.3f}")

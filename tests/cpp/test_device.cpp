@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <iterator>
 
 #include "helpers.hpp"
 #include "pagesim/device.hpp"
@@ -34,6 +35,10 @@ TEST_CASE("two reads at distant slots cost two seeks") {
   CHECK(dev.stats().seeks == 2);
   CHECK(dev.stats().seek_distance == 512);
   CHECK(dev.stats().busy_ns == 2 * 12637783);
+  // Of each request, the seek and the rotational latency: 8.03125 + 4.17 ms = 12201250 ns.
+  CHECK(dev.stats().seek_ns == 2 * 12201250);
+  CHECK(dev.stats().read_busy_ns == 2 * 12637783);
+  CHECK(dev.stats().write_busy_ns == 0);
 }
 
 TEST_CASE("eight contiguous reads cost one seek plus eight transfers") {
@@ -95,7 +100,22 @@ TEST_CASE("every preset on a tiny trace: W1 R2 R1 with one frame") {
       // CPU: compress 10 us during R2 (200 -> 10200), R1 at 10300 + decompress 3 us.
       {"zram", 13300, 13000},
   };
-  for (const Case& c : cases) {
+  // The read and write parts of busy_ns, and the read's seek and rotational latency (the
+  // write starts at the head: none).
+  struct Busy {
+    Tick read, write, seek;
+  };
+  const Busy busy[] = {
+      {0, 0, 0},
+      {12637783, 436533, 12201250},  // 8.03125 + 4.17 ms
+      {17548550, 704800, 16843750},  // 11.34375 + 5.5 ms
+      {116384, 66384, 0},
+      {82048, 22048, 0},
+      {3000, 10000, 0},
+  };
+  static_assert(std::size(busy) == std::size(cases));
+  for (std::size_t k = 0; k < std::size(cases); ++k) {
+    const Case& c = cases[k];
     CAPTURE(c.device);
     Params p{{"frames", std::int64_t{1}},   {"page_cluster", std::int64_t{0}},
              {"swap_slots", std::int64_t{4}}, {"device", std::string(c.device)},
@@ -112,6 +132,10 @@ TEST_CASE("every preset on a tiny trace: W1 R2 R1 with one frame") {
       CHECK(r.device_stats.writes == 1);
       CHECK(r.device_stats.reads == 1);
     }
+    CHECK(r.device_stats.read_busy_ns == busy[k].read);
+    CHECK(r.device_stats.write_busy_ns == busy[k].write);
+    CHECK(r.device_stats.seek_ns == busy[k].seek);
+    CHECK(r.device_stats.busy_ns == busy[k].read + busy[k].write);
     // zram keeps page 1's slot (swap cache): 1 page * 4096 B / ratio 2.5 = 1638.4 -> 1638.
     CHECK(r.device_stats.stored_bytes == (std::string(c.device) == "zram" ? 1638 : 0));
   }
@@ -155,6 +179,9 @@ TEST_CASE("a readahead window stops at the first free slot") {
   CHECK(r.device_stats.seeks == 1);
   CHECK(r.device_stats.seek_distance == 10);
   CHECK(r.device_stats.busy_ns == 436533 + 1528800 + 7910479);
+  CHECK(r.device_stats.write_busy_ns == 436533 + 1528800);
+  // The read's seek and rotational latency: 2.7578125 + 4.17 ms = 6927812.5 -> 6927813.
+  CHECK(r.device_stats.seek_ns == 6927813);
   CHECK(r.time.elapsed_ns == 9876512);
   CHECK(r.time.iowait_ns == 9876412 - 1100);
 }

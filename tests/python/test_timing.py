@@ -30,6 +30,9 @@ def test_time_summary_on_hdd_2002():
     stats = r.device_stats
     assert (stats["reads"], stats["writes"], stats["seeks"], stats["seek_distance"]) == (1, 1, 1, 1)
     assert stats["busy_ns"] == 436533 + 12637783
+    # The write starts at the head; the read seeks and waits: 8.03125 + 4.17 ms.
+    assert (stats["read_busy_ns"], stats["write_busy_ns"]) == (12637783, 436533)
+    assert stats["seek_ns"] == 12201250
     assert r.device == "hdd-2002"
 
 

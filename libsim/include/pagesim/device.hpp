@@ -77,6 +77,12 @@ struct DeviceStats {
   std::uint64_t seeks = 0;          // requests that moved the head (HDD)
   std::uint64_t seek_distance = 0;  // total head movement, pages (HDD)
   std::uint64_t busy_ns = 0;        // time spent serving requests
+  std::uint64_t read_busy_ns = 0;   // the part of busy_ns spent on reads (zram: decompressing)
+  std::uint64_t write_busy_ns = 0;  // and on writes (zram: compressing)
+  // The part of busy_ns the head spent moving and waiting for the sector (HDD: seek and
+  // rotational latency, each request's rounded to ns); the rest is command overhead and
+  // transfer (SSD: latency and transfer).
+  std::uint64_t seek_ns = 0;
   std::uint64_t queue_full_waits = 0;  // writes that waited for room in the queue
   // zram: RAM holding the compressed pages at the end (slots in use * page size / ratio).
   std::uint64_t stored_bytes = 0;
@@ -91,6 +97,9 @@ struct DeviceStats {
     f("seeks", &DeviceStats::seeks);
     f("seek_distance", &DeviceStats::seek_distance);
     f("busy_ns", &DeviceStats::busy_ns);
+    f("read_busy_ns", &DeviceStats::read_busy_ns);
+    f("write_busy_ns", &DeviceStats::write_busy_ns);
+    f("seek_ns", &DeviceStats::seek_ns);
     f("queue_full_waits", &DeviceStats::queue_full_waits);
     f("stored_bytes", &DeviceStats::stored_bytes);
   }
@@ -137,8 +146,6 @@ class SwapDevice {
   Tick free_at() const { return free_at_; }
   // Busy time in [0, t), for t not before the start of the last started request.
   Tick busy_until(Tick t) const;
-  // Service time of a request of `pages` pages at `position` with the head at `head`.
-  Tick service_ns(std::uint64_t position, std::uint32_t pages, bool write, std::uint64_t head) const;
   std::uint64_t head() const { return head_; }
   std::uint64_t span() const { return span_; }
   // zram: CPU time of one page.
@@ -161,11 +168,18 @@ class SwapDevice {
     ProcId waiters;
   };
   std::size_t pick() const;
+  // A request's service time is its positioning, for a request at `position` with the head
+  // at `head` (HDD seek and rotational latency, 0 when it starts at the head), and the rest
+  // for `pages` pages (HDD command overhead, SSD latency, transfer), together rounded to ns.
+  double positioning_ns(std::uint64_t position, std::uint64_t head) const;
+  double rest_ns(std::uint32_t pages, bool write) const;
+  // ns >= 0: rounds half up, as llround.
+  static Tick to_ns(double ns) { return static_cast<Tick>(ns + 0.5); }
 
   DeviceConfig config_;
   std::uint64_t span_;
   double transfer_ns_;
-  // The configuration's figures in the units service_ns and zram_ns work in.
+  // The configuration's figures in the units positioning_ns, rest_ns and zram_ns work in.
   double overhead_ns_ = 0, track_seek_ns_ = 0, seek_scale_ns_ = 0, rotation_ns_ = 0,
          inv_span_ = 0, read_ns_ = 0, write_ns_ = 0;
   Tick compress_ns_ = 0, decompress_ns_ = 0;
@@ -182,21 +196,22 @@ class SwapDevice {
 // calls (Engine::read_pages, write_back, wait_for_read) take it in whole: one call per fault
 // instead of four.
 
-inline Tick SwapDevice::service_ns(std::uint64_t position, std::uint32_t pages, bool write,
-                                   std::uint64_t head) const {
+inline double SwapDevice::positioning_ns(std::uint64_t position, std::uint64_t head) const {
   // DeviceConfig's seek formula, in ns with the constants folded.
+  if (config_.kind != DeviceKind::kHdd || position == head) return 0;
+  const std::uint64_t d = position > head ? position - head : head - position;
+  const double frac = std::min(1.0, static_cast<double>(d) * inv_span_);
+  return track_seek_ns_ + seek_scale_ns_ * std::sqrt(frac) + rotation_ns_;
+}
+
+inline double SwapDevice::rest_ns(std::uint32_t pages, bool write) const {
   double ns = static_cast<double>(pages) * transfer_ns_;
   if (config_.kind == DeviceKind::kHdd) {
     ns += overhead_ns_;
-    const std::uint64_t d = position > head ? position - head : head - position;
-    if (d != 0) {
-      const double frac = std::min(1.0, static_cast<double>(d) * inv_span_);
-      ns += track_seek_ns_ + seek_scale_ns_ * std::sqrt(frac) + rotation_ns_;
-    }
   } else if (config_.kind == DeviceKind::kSsd) {
     ns += write ? write_ns_ : read_ns_;
   }
-  return static_cast<Tick>(ns + 0.5);  // ns >= 0: rounds half up, as llround
+  return ns;
 }
 
 inline void SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter) {
@@ -244,8 +259,8 @@ inline std::size_t SwapDevice::pick() const {
   return 0;
 }
 
-// Flattened: pick and service_ns inlined, which GCC does not do on its own; a tenth of a
-// device replay without readahead.
+// Flattened: pick, positioning_ns and rest_ns inlined, which GCC does not do on its own; a
+// tenth of a device replay without readahead.
 __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   if (queue_.empty()) return kNoTime;
   const std::size_t k = pick();
@@ -257,10 +272,12 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   const ProcId waiters = queue_[k].waiters;
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
   const Tick start = free_at_;
-  const Tick service = service_ns(position, pages, write, head_);
+  const double positioning = positioning_ns(position, head_);
+  const Tick service = to_ns(positioning + rest_ns(pages, write));
   if (config_.kind == DeviceKind::kHdd && position != head_) {
     ++stats_.seeks;
     stats_.seek_distance += position > head_ ? position - head_ : head_ - position;
+    stats_.seek_ns += to_ns(positioning);
   }
   head_ = position + pages;
   current_start_ = start;
@@ -269,9 +286,11 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   if (write) {
     ++stats_.writes;
     stats_.pages_written += pages;
+    stats_.write_busy_ns += service;
   } else {
     ++stats_.reads;
     stats_.pages_read += pages;
+    stats_.read_busy_ns += service;
   }
   for (ProcId w = waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
   return start;

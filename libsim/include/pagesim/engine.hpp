@@ -201,6 +201,7 @@ class Engine {
     (write ? st.writes : st.reads) += pages != 0;
     (write ? st.pages_written : st.pages_read) += pages;
     st.busy_ns += cost;
+    (write ? st.write_busy_ns : st.read_busy_ns) += cost;
   }
   // Frees p's swap slot (free_slot_on_swapin).
   void release_slot(PageId p);
