@@ -38,9 +38,11 @@ def _params(pairs: Sequence[str], axes: bool = False, option: str = "-P") -> dic
 
 
 def _print_pairs(pairs: dict[str, Any]) -> None:
+    """One `key  value` line each; a time in ns also in seconds."""
     width = max(len(k) for k in pairs)
     for key, value in pairs.items():
-        print(f"{key:<{width}}  {value}")
+        seconds = f"  ({value / 1e9:.3f} s)" if key.endswith("_ns") else ""
+        print(f"{key:<{width}}  {value}{seconds}")
 
 
 def _load(args: argparse.Namespace, path: str, format: Optional[str] = None) -> "pagesim.Trace":

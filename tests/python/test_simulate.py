@@ -134,8 +134,10 @@ def test_cli_run_with_a_device_prints_time_device_and_vmstat(tmp_path):
     rows = {line.split()[0]: line.split() for line in sections[1].splitlines()[3:]}
     assert list(rows) == ["1", "2", "all"]
     assert rows["all"][1] == f"{r.time['elapsed_ns'] / 1e9:.6f}"
-    device = dict(line.split() for line in sections[2].splitlines()[1:])
-    assert device == {k: str(v) for k, v in r.device_stats.items()}
+    device = {line.split()[0]: line.split()[1:] for line in sections[2].splitlines()[1:]}
+    assert device == {k: [str(v)] + ([f"({v / 1e9:.3f}", "s)"] if k.endswith("_ns") else [])
+                      for k, v in r.device_stats.items()}
+    assert {"busy_ns", "read_busy_ns", "write_busy_ns", "seek_ns"} <= set(device)
     assert len(sections[3].splitlines()) == 3 + len(r.vmstat()) > 4
     # Without a device, one process and no --time: the counters alone.
     path.write_text("".join(f"W {p}\n" for p in BELADY))
