@@ -1,21 +1,24 @@
 // The "one big compile in a small machine" workload: gcc's garbage-collected heap
 // (ggc-page.c) outgrowing RAM. The model and what it leaves out: generators.hpp, CompileOptions.
 //
-// The collection threshold, gcc 3.3 to 4.x ggc-page.c ggc_collect:
-//   size_t allocated_last_gc =
+// The collection threshold, ggc-page.c ggc_collect (gcc 4.5; read in the android-gcc tree):
+//   float allocated_last_gc =
 //     MAX (G.allocated_last_gc, (size_t)PARAM_VALUE (GGC_MIN_HEAPSIZE) * 1024);
-//   size_t min_expand = allocated_last_gc * PARAM_VALUE (GGC_MIN_EXPAND) / 100;
-//   if (G.allocated < allocated_last_gc + min_expand)
+//   float min_expand = allocated_last_gc * PARAM_VALUE (GGC_MIN_EXPAND) / 100;
+//   if (G.allocated < allocated_last_gc + min_expand && !ggc_force_collect)
 //     return;
-//   ... release_pages (); clear_marks (); ggc_mark_roots (); sweep_pages ();
+//   ... release_pages (); clear_marks (); ggc_mark_roots (); poison_pages ();
+//   validate_free_objects (); sweep_pages ();
 //   G.allocated_last_gc = G.allocated;
-// (4.x computes the two in float and adds `&& !ggc_force_collect`.) gcc 3.0 and 3.1 had the
-// constants that the heuristics give a small machine: collect when G.allocated >=
-// GGC_MIN_EXPAND_FOR_GC (1.3) * G.allocated_last_gc, itself at least GGC_MIN_LAST_ALLOCATED
-// (4 MB).
+// (gcc 3.3's collectors make the same test in size_t.) poison_pages and validate_free_objects
+// are empty macros unless ENABLE_GC_CHECKING / ENABLE_GC_ALWAYS_COLLECT; clear_marks and
+// sweep_pages walk the page_entry lists (memset of in_use_p, num_free_objects, free_page).
+// gcc 3.0 and 3.1 had fixed constants, what the heuristics below give a small machine:
+// collect when G.allocated >= GGC_MIN_EXPAND_FOR_GC (1.3) * G.allocated_last_gc, itself at
+// least GGC_MIN_LAST_ALLOCATED (4 MB).
 //
-// The defaults of the two parameters, gcc 4.4.0 gcc/ggc-common.c (init_ggc_heuristics; the
-// same formulas since 3.3, which sets them with set_param_value ("ggc-min-expand", ...)):
+// The defaults of the two parameters, gcc 4.4.0 gcc/ggc-common.c (init_ggc_heuristics; gcc
+// 3.3's has the same two formulas, set with set_param_value ("ggc-min-expand", ...)):
 //   /* The heuristic is a percentage equal to 30% + 70%*(RAM/1GB), yielding
 //      a lower bound of 30% and an upper bound of 100% (when RAM >= 1GB).  */
 //   min_expand /= 1024*1024*1024;  min_expand *= 70;
