@@ -117,7 +117,8 @@ Trace generate_kbuild(const KbuildOptions& options);
 //                  in its page_entry (ggc_set_mark) -- the loop over the live heap;
 //     sweep:       writes the page_entry of every page in use; a page with no live object goes
 //                  on the free list. Sweeping touches page entries only: ggc-page frees a page by
-//                  its in-use count, and only a checking build (GGC_POISON) writes free objects.
+//                  its in-use count; only a checking build (ENABLE_GC_CHECKING's poison_pages)
+//                  writes free objects.
 //   The page entries are malloc'd apart from the pages they describe, 64 to a page (about 64
 //   bytes each: a 32-bit page_entry and its in-use bitmap); consecutive accesses to the same
 //   page_entry page within a phase are one access.
@@ -160,7 +161,8 @@ struct GcCollection {
 // `collections`, if given, receives every collection in order.
 Trace generate_compile(const CompileOptions& options, std::vector<GcCollection>* collections = nullptr);
 // The options from named parameters (heap_mib, header_mib, source_mib, ram_mib in MiB,
-// ggc_min_expand, ggc_min_heapsize in KiB, live_fraction, work, old_reads, seed), validated;
+// ggc_min_expand in percent, ggc_min_heapsize in KiB, live_fraction, work, old_reads, seed),
+// validated;
 // unknown keys are left for the caller's check_all_used.
 CompileOptions compile_options(const Params& params);
 
