@@ -343,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(func=cmd_demo)
 
     gen = sub.add_parser("gen", help="generate a workload trace (qsbench, stream, hog, ...)")
-    gen.add_argument("kind", help="qsbench, stream, hog, zipf, loop, phases or kbuild")
+    gen.add_argument("kind", help="qsbench, stream, hog, zipf, loop, phases, kbuild or compile")
     gen.add_argument("-m", "--mib", type=int, help="MiB (qsbench: per process; stream, hog: total)")
     gen.add_argument("-p", "--procs", type=int, help="qsbench: processes, each sorting its own array")
     gen.add_argument("-s", "--seed", type=int, help="random seed")

@@ -27,7 +27,8 @@ from ._core import ConfigError, Trace
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-__all__ = ["convert", "detect_format", "generate", "generators", "interleave", "summary"]
+__all__ = ["compile_with_collections", "convert", "detect_format", "generate", "generators", "interleave",
+           "summary"]
 
 #: Generator name -> the workload it imitates (traces/include/pagesim/generators.hpp has the details).
 GENERATORS = {
@@ -41,6 +42,10 @@ GENERATORS = {
     "kbuild": "make -j: short compiler processes, shared read-only set, private heaps that die "
               "with their job: replay with free_on_exit=True "
               "(jobs, parallel, shared_mib, heap_mib, job_accesses, shared_fraction, quantum, seed)",
+    "compile": "one big compile in a small machine: a compiler whose garbage-collected heap (gcc's "
+               "ggc-page) outgrows RAM; each collection reads the whole live heap "
+               "(heap_mib, header_mib, source_mib, ram_mib, ggc_min_expand, ggc_min_heapsize, "
+               "live_fraction, work, old_reads, seed)",
 }
 
 
@@ -56,12 +61,45 @@ def generate(kind: str, **options: Any) -> Trace:
     ----------
     kind
         One of :func:`generators`: ``qsbench``, ``stream``, ``hog``, ``zipf``, ``loop``,
-        ``phases``, ``kbuild``.
+        ``phases``, ``kbuild``, ``compile``.
     **options
         The generator's options, e.g. ``generate("qsbench", mib=350, procs=2, seed=1)``. An
         unknown option raises :class:`pagesim.ConfigError` naming the closest known one.
     """
     return _core.generate(kind, options)
+
+
+def compile_with_collections(**options: Any) -> tuple[Trace, list[dict[str, int]]]:
+    """The ``compile`` trace and the garbage collections in it.
+
+    One compiler process (pid 1) reads its headers, then its source, a page at a time; each
+    page is a unit of work that allocates its share of the heap and ends with gcc's
+    ``ggc_collect``, which collects only when the heap has grown by ``ggc_min_expand`` percent
+    since the last collection and is at least ``ggc_min_heapsize`` KiB. A collection writes
+    the page entries (clear_marks), reads every live heap page once in address order (the
+    mark) and writes the page entries again (the sweep); pages left without a live object
+    are reused by later allocations. The model, its sources in gcc and what it simplifies:
+    ``traces/include/pagesim/generators.hpp`` (``CompileOptions``).
+
+    Parameters
+    ----------
+    **options
+        ``heap_mib`` (96): the live heap at the end; ``header_mib`` (8), ``source_mib`` (2):
+        file pages read, headers first; ``ram_mib`` (64): the RAM gcc's heuristics see
+        (``ggc_min_expand`` = 30 + 70 * min(1, RAM / 1 GiB) percent, ``ggc_min_heapsize`` =
+        RAM / 8 within 4 to 128 MiB), not the replay's frames; ``ggc_min_expand`` (percent) and
+        ``ggc_min_heapsize`` (KiB), -1 (the default) for the heuristic; ``live_fraction`` (0.25):
+        share of allocated pages that stay live; ``work`` (8): accesses per allocated page;
+        ``old_reads`` (0.1): share of them that read long-lived pages; ``seed`` (1).
+
+    Returns
+    -------
+    The trace, as ``generate("compile", **options)`` makes it, and one dict per collection:
+    ``start``, ``mark``, ``sweep``, ``end`` (access indices: its first access, the first of
+    the mark phase, the first of the sweep, one past its last) and ``heap_pages`` (in use
+    when it began, garbage included), ``live_pages`` (in use after it).
+    """
+    return _core.generate_compile(options)
 
 
 def interleave(traces: Sequence[Trace], *, quantum: int = 10000, renumber: bool = False) -> Trace:

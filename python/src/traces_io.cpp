@@ -1,4 +1,5 @@
-// Trace files and generators: Trace.load/save, convert, detect_format, generate, interleave.
+// Trace files and generators: Trace.load/save, convert, detect_format, generate, generate_compile,
+// interleave.
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
@@ -103,6 +104,26 @@ void register_trace_io(py::module_& m) {
         return generate(kind, p);
       },
       py::arg("kind"), py::arg("options"));
+  m.def(
+      "generate_compile",
+      [](const py::dict& options) {
+        const Params p = params_from_kwargs(options);
+        const CompileOptions o = compile_options(p);
+        p.check_all_used("generator 'compile'");
+        std::vector<GcCollection> log;
+        auto generated = [&] {
+          py::gil_scoped_release release;
+          return std::make_shared<Trace>(generate_compile(o, &log));
+        }();
+        py::list collections;
+        for (const GcCollection& c : log) {
+          collections.append(py::dict(py::arg("start") = c.start, py::arg("mark") = c.mark, py::arg("sweep") = c.sweep,
+                                      py::arg("end") = c.end, py::arg("heap_pages") = c.heap_pages,
+                                      py::arg("live_pages") = c.live_pages));
+        }
+        return py::make_tuple(generated, collections);
+      },
+      py::arg("options"));
   m.def(
       "interleave",
       [](const std::vector<std::shared_ptr<Trace>>& traces, std::uint64_t quantum, bool renumber) {

@@ -184,6 +184,206 @@ TEST_CASE("kbuild: short private processes, a shared read-only page-cache set") 
   CHECK(shared_writes == 0);
 }
 
+// The compile generator's page layout (generators.hpp): page_entry pages, heap, header, source.
+std::string compile_page_name(std::uint64_t vpn) {
+  if (vpn >= (2ull << 36)) return "S" + std::to_string(vpn - (2ull << 36));
+  if (vpn >= (1ull << 36)) return "H" + std::to_string(vpn - (1ull << 36));
+  if (vpn >= (1ull << 24)) return "h" + std::to_string(vpn - (1ull << 24));
+  return "M" + std::to_string(vpn - 0x8000);
+}
+
+std::string compile_accesses(const Trace& t, std::size_t from = 0, std::size_t to = SIZE_MAX) {
+  std::string out;
+  for (std::size_t i = from; i < std::min(to, t.size()); ++i) {
+    out += (t.write(i) ? "W" : "R") + compile_page_name(t.page_vpn(t.page(i))) + " ";
+  }
+  return out;
+}
+
+TEST_CASE("compile: a tiny compile traced by hand (allocation, thresholds, mark, sweep, reuse)") {
+  // 2 header and 2 source pages, 4 units. live_fraction 0.5: 4 / 0.5 = 8 allocations, 2 a unit;
+  // allocation j is long-lived iff floor((j + 1) / 2) > floor(j / 2), i.e. j odd. No work.
+  // ggc_min_heapsize 8 KiB (2 pages), ggc_min_expand 50%: collect when
+  // in_use * 4096 >= base + base / 2, base = max(live after the last collection, 8192).
+  // Page entries: heap pages 0..4 all on page_entry page M0.
+  //   unit 0: R H0; j0 -> new h0, j1 -> new h1 (W M0 W h)      in use 2 = 8192 < 12288: no
+  //   unit 1: R H1; j2 -> new h2, j3 -> new h3                 in use 4 = 16384 >= 12288:
+  //     collection 1 at 10: clear W M0; mark at 11: W M0 R h1 R h3 (live: h1 h3);
+  //     sweep at 14: W M0; frees h0 then h2 (free list, last freed on top: h2 h0); ends at 15.
+  //   unit 2: R S0; j4 -> h2 (freed last), j5 -> h0        in use 4 >= 8192 + 4096 = 12288:
+  //     collection 2 at 20: W M0 | W M0 R h0 R h1 R h3 | W M0; frees h2; live 3; ends at 26.
+  //   unit 3: R S1; j6 -> h2, j7 -> new h4          in use 5 = 20480 >= 12288 + 6144 = 18432:
+  //     collection 3 at 31: W M0 | W M0 R h0 R h1 R h3 R h4 | W M0; live 4; ends at 38.
+  CompileOptions o;
+  o.heap_pages = 4;
+  o.header_pages = 2;
+  o.source_pages = 2;
+  o.ggc_min_expand = 50;
+  o.ggc_min_heapsize = 8;
+  o.live_fraction = 0.5;
+  o.work = 0;
+  std::vector<GcCollection> gcs;
+  const Trace t = generate_compile(o, &gcs);
+  CHECK(compile_accesses(t) ==
+        "RH0 WM0 Wh0 WM0 Wh1 "
+        "RH1 WM0 Wh2 WM0 Wh3 "
+        "WM0 WM0 Rh1 Rh3 WM0 "
+        "RS0 WM0 Wh2 WM0 Wh0 "
+        "WM0 WM0 Rh0 Rh1 Rh3 WM0 "
+        "RS1 WM0 Wh2 WM0 Wh4 "
+        "WM0 WM0 Rh0 Rh1 Rh3 Rh4 WM0 ");
+  REQUIRE(gcs.size() == 3);
+  const auto fields = [](const GcCollection& c) {
+    return std::vector<std::uint64_t>{c.start, c.mark, c.sweep, c.end, c.heap_pages, c.live_pages};
+  };
+  CHECK(fields(gcs[0]) == std::vector<std::uint64_t>{10, 11, 14, 15, 4, 2});
+  CHECK(fields(gcs[1]) == std::vector<std::uint64_t>{20, 21, 25, 26, 4, 3});
+  CHECK(fields(gcs[2]) == std::vector<std::uint64_t>{31, 32, 37, 38, 5, 4});
+  // Kinds: the header and source pages are file pages, the heap and its page entries anonymous.
+  for (PageId p = 0; p < t.num_pages(); ++p) {
+    const char region = compile_page_name(t.page_vpn(p))[0];
+    CHECK((t.page_kind(p) == PageKind::kFile) == (region == 'H' || region == 'S'));
+    CHECK(t.proc_pid(t.page_proc(p)) == 1);
+  }
+  // ggc_min_expand 100%: the heap must double. Units 1 and 2 collect as before (4 pages >=
+  // 2 x 2), unit 3 does not: 5 pages < 2 x 3 live after collection 2.
+  o.ggc_min_expand = 100;
+  gcs.clear();
+  const Trace doubling = generate_compile(o, &gcs);
+  REQUIRE(gcs.size() == 2);
+  CHECK(fields(gcs[0]) == std::vector<std::uint64_t>{10, 11, 14, 15, 4, 2});
+  CHECK(fields(gcs[1]) == std::vector<std::uint64_t>{20, 21, 25, 26, 4, 3});
+  CHECK(compile_accesses(doubling, 26) == "RS1 WM0 Wh2 WM0 Wh4 ");
+}
+
+TEST_CASE("compile: gcc's default GC thresholds for the machine's RAM (ggc-common.c)") {
+  // ggc_min_expand = 30 + 70 * min(1, RAM / 1 GiB), truncated; ggc_min_heapsize = RAM / 8 in
+  // KiB within [4096, 131072]. RAM in 4 KiB pages: 16 MiB = 4096, 1 GiB = 262144.
+  CHECK(ggc_min_expand_heuristic(4096) == 31);      // 30 + 1.09
+  CHECK(ggc_min_expand_heuristic(16384) == 34);     // 64 MiB: 30 + 4.375
+  CHECK(ggc_min_expand_heuristic(131072) == 65);    // 512 MiB
+  CHECK(ggc_min_expand_heuristic(262144) == 100);   // 1 GiB
+  CHECK(ggc_min_expand_heuristic(1048576) == 100);  // 4 GiB: capped
+  CHECK(ggc_min_heapsize_heuristic(4096) == 4096);     // 16 MiB / 8 = 2 MiB, raised to 4 MiB
+  CHECK(ggc_min_heapsize_heuristic(16384) == 8192);    // 64 MiB / 8
+  CHECK(ggc_min_heapsize_heuristic(262144) == 131072); // 1 GiB / 8 = 128 MiB
+  CHECK(ggc_min_heapsize_heuristic(1048576) == 131072);
+
+  // -1 (the default) takes the heuristic for ram_pages; explicit values give the same trace.
+  CompileOptions o;
+  o.heap_pages = 3000;
+  o.header_pages = 40;
+  o.source_pages = 20;
+  o.ram_pages = 16384;
+  std::vector<GcCollection> by_ram, explicit_values;
+  const Trace a = generate_compile(o, &by_ram);
+  o.ram_pages = 1;
+  o.ggc_min_expand = 34;
+  o.ggc_min_heapsize = 8192;
+  const Trace b = generate_compile(o, &explicit_values);
+  CHECK(accesses_of(a) == accesses_of(b));
+  REQUIRE(!by_ram.empty());
+  CHECK(by_ram.size() == explicit_values.size());
+  // The first collection comes with the first unit that brings the heap to 1.34 x 8 MiB
+  // = 2744.32 pages: 2745 pages or more, in the unit before fewer.
+  CHECK(by_ram[0].heap_pages >= 2745);
+  CHECK(by_ram[0].heap_pages < 2745 + 200);  // a unit allocates 3000 / 0.25 / 60 = 200 pages
+}
+
+TEST_CASE("compile: every collection marks the live heap once in address order; files read once") {
+  CompileOptions o;
+  o.heap_pages = 2000;
+  o.header_pages = 30;
+  o.source_pages = 10;
+  o.ram_pages = 4096;  // 31%, 4 MiB = 1024 pages
+  o.work = 6;
+  o.old_reads = 0.2;
+  o.seed = 5;
+  std::vector<GcCollection> gcs;
+  const Trace t = generate_compile(o, &gcs);
+  REQUIRE(gcs.size() >= 3);
+  std::uint64_t last_live = 0;
+  for (const GcCollection& c : gcs) {
+    CAPTURE(c.start);
+    // The threshold held: in use >= base * 1.31, base = max(last live, 4 MiB), in bytes.
+    const std::uint64_t base = std::max<std::uint64_t>(last_live * 4096, 4096 * 1024);
+    CHECK(c.heap_pages * 4096 >= base + base * 31 / 100);
+    CHECK(c.start < c.mark);
+    CHECK(c.mark < c.sweep);
+    CHECK(c.sweep < c.end);
+    // clear_marks and the sweep write page entries only.
+    for (std::size_t i : {c.start, c.sweep, c.end - 1}) CHECK(compile_page_name(t.page_vpn(t.page(i)))[0] == 'M');
+    // The mark: every live page read once, in increasing address order, nothing written but
+    // page entries; the live pages are the long-lived pages allocated so far.
+    std::vector<std::uint64_t> marked;
+    for (std::uint64_t i = c.mark; i < c.sweep; ++i) {
+      const std::string name = compile_page_name(t.page_vpn(t.page(i)));
+      if (name[0] == 'h') {
+        CHECK(!t.write(i));
+        marked.push_back(t.page_vpn(t.page(i)));
+      } else {
+        CHECK(name[0] == 'M');
+        CHECK(t.write(i));
+      }
+    }
+    CHECK(std::is_sorted(marked.begin(), marked.end()));
+    CHECK(std::adjacent_find(marked.begin(), marked.end()) == marked.end());
+    CHECK(marked.size() == c.live_pages);
+    CHECK(c.live_pages <= c.heap_pages);
+    last_live = c.live_pages;
+  }
+  // 40 units of 2000 / 0.25 / 40 = 200 allocations; each collection finds the live pages of
+  // the units so far: 50 per unit.
+  for (const GcCollection& c : gcs) CHECK(c.live_pages % 50 == 0);
+  // Each file page is read once, headers first; nothing else is a file page.
+  std::vector<std::string> files;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string name = compile_page_name(t.page_vpn(t.page(i)));
+    if (name[0] == 'H' || name[0] == 'S') {
+      CHECK(!t.write(i));
+      files.push_back(name);
+    }
+  }
+  REQUIRE(files.size() == 40);
+  CHECK(files.front() == "H0");
+  CHECK(files[29] == "H29");
+  CHECK(files[30] == "S0");
+  CHECK(files.back() == "S9");
+  // 8000 allocations of 2 accesses (page entry, page) and 6 work accesses each, 40 file reads.
+  std::uint64_t in_collections = 0;
+  for (const GcCollection& c : gcs) in_collections += c.end - c.start;
+  CHECK(t.size() == 40 + 8000 * (2 + 6) + in_collections);
+}
+
+TEST_CASE("compile: deterministic for a seed, another seed another trace; bad options name the key") {
+  CompileOptions o;
+  o.heap_pages = 500;
+  o.header_pages = 8;
+  o.source_pages = 4;
+  o.ram_pages = 4096;
+  const Trace a = generate_compile(o);
+  CHECK(accesses_of(a) == accesses_of(generate_compile(o)));
+  o.seed = 2;
+  const Trace b = generate_compile(o);
+  CHECK(accesses_of(a) != accesses_of(b));
+  CHECK(a.size() == b.size());  // the seed moves the work, not the allocations or collections
+
+  CHECK(generate("compile", Params{{"heap_mib", std::int64_t{2}}, {"header_mib", std::int64_t{1}},
+                                    {"source_mib", std::int64_t{0}}, {"ram_mib", std::int64_t{16}}})
+            .size() > 0);
+  CHECK(message_of([] { generate("compile", Params{{"live_fraction", 0.0}}); }) ==
+        "parameter 'live_fraction' = 0 is out of range: allowed 0.01 to 1");
+  CHECK(message_of([] { generate("compile", Params{{"heap_mib", std::int64_t{0}}}); }) ==
+        "parameter 'heap_mib' = 0 is out of range: allowed 1 to 65536");
+  CHECK(message_of([] { generate("compile", Params{{"ggc_min_expand", std::int64_t{-2}}}); }) ==
+        "parameter 'ggc_min_expand' = -2 is out of range: allowed -1 to 100000");
+  CHECK(message_of([] { generate("compile", Params{{"heap_mb", std::int64_t{8}}}); })
+            .find("unknown parameter 'heap_mb' for generator 'compile': did you mean 'heap_mib'?") != std::string::npos);
+  CHECK(message_of([] {
+          generate("compile", Params{{"header_mib", std::int64_t{0}}, {"source_mib", std::int64_t{0}}});
+        }).find("'header_mib' and 'source_mib' are both 0") != std::string::npos);
+}
+
 TEST_CASE("interleave takes a quantum from each trace in turn") {
   const Trace a = pages_trace({1, 2, 3, 4, 5});
   TraceBuilder b;
@@ -203,7 +403,7 @@ TEST_CASE("generate() by name validates its options") {
   CHECK(generate("qsbench", p).size() > 0);
   const std::string msg = message_of([] { generate("qsbench", Params{{"procz", std::int64_t{2}}}); });
   CHECK(msg.find("unknown parameter 'procz' for generator 'qsbench': did you mean 'procs'?") != std::string::npos);
-  CHECK(message_of([] { generate("quicksort", Params{}); }).find("allowed hog, kbuild") != std::string::npos);
+  CHECK(message_of([] { generate("quicksort", Params{}); }).find("allowed compile, hog, kbuild") != std::string::npos);
   CHECK(generate("hog", Params{{"mib", std::int64_t{1}}}).size() == 256);
 }
 

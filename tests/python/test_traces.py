@@ -52,6 +52,50 @@ def test_generate_and_interleave():
         pagesim.generate("stream", file=3)
 
 
+COMPILE = dict(heap_mib=2, header_mib=1, source_mib=0, ram_mib=16, seed=3)
+
+
+def test_generate_compile_and_its_collections():
+    # 1 MiB of headers: 256 units; 2 MiB live / 0.25 = 2048 allocated pages, 8 a unit, 2 of
+    # them long-lived. gcc's thresholds for 16 MiB of RAM: 30 + 70 * 16 / 1024 = 31.09 -> 31%,
+    # 16 MiB / 8 = 2 MiB -> raised to 4 MiB = 1024 pages. The first collection comes when the
+    # heap reaches 1024 * 1.31 = 1341.44 pages: after 168 units (1344 pages, 336 live). The
+    # next would need 1342 pages in use again, 126 units more: there are only 88.
+    t = pagesim.generate("compile", **COMPILE)
+    again, collections = pagesim.traces.compile_with_collections(**COMPILE)
+    assert same(t, again)
+    assert not same(t, pagesim.generate("compile", **dict(COMPILE, seed=4)))
+    assert [(c["heap_pages"], c["live_pages"]) for c in collections] == [(1344, 336)]
+    c = collections[0]
+    assert c["start"] < c["mark"] < c["sweep"] < c["end"]
+    # The mark reads each live page once, in address order; page entries are below the heap.
+    vpns = t.page_vpns[t.pages[c["mark"]:c["sweep"]]]
+    heap = vpns[vpns >= 1 << 24]
+    assert len(heap) == 336 and np.all(np.diff(heap.astype(np.int64)) > 0)
+    assert not t.writes[c["mark"]:c["sweep"]][vpns >= 1 << 24].any()
+    info = pagesim.traces.summary(t)
+    assert info["file_pages"] == 256 and info["processes"][0]["pid"] == 1
+    # A big machine's thresholds (100%, 128 MiB): no collection at all.
+    assert pagesim.traces.compile_with_collections(**dict(COMPILE, ram_mib=1024))[1] == []
+    assert set(pagesim.traces.generators()) == set(pagesim._core.generator_names())
+    with pytest.raises(pagesim.ConfigError,
+                       match=r"^parameter 'live_fraction' = 2 is out of range: allowed 0.01 to 1$"):
+        pagesim.generate("compile", live_fraction=2)
+    with pytest.raises(pagesim.ConfigError, match="did you mean 'ram_mib'"):
+        pagesim.traces.compile_with_collections(ram_mb=64)
+
+
+def test_cli_gen_compile(tmp_path):
+    path = tmp_path / "compile.pgt"
+    cli("gen", "compile", "-s", "3", "-P", "heap_mib=2", "-P", "header_mib=1", "-P", "source_mib=0",
+        "-P", "ram_mib=16", "-o", str(path))
+    assert same(pagesim.load(path), pagesim.generate("compile", **COMPILE))
+    r = cli("gen", "compile", "-P", "ggc_min_expand=-5", check=False)
+    assert r.returncode == 2
+    assert r.stderr == ("pagesim: error: parameter 'ggc_min_expand' = -5 is out of range: "
+                        "allowed -1 to 100000\n")
+
+
 def test_traces_run_together_as_separate_processes(tmp_path):
     # Two programs traced apart, both as pid 1: together they are two processes, renumbered
     # 1 (the first input's) and 2. Pids that no two inputs share stay as they are.

@@ -361,7 +361,7 @@ Trace interleave(const std::vector<const Trace*>& traces, std::uint64_t quantum,
 }
 
 std::vector<std::string> generator_names() {
-  return {"hog", "kbuild", "loop", "phases", "qsbench", "stream", "zipf"};
+  return {"compile", "hog", "kbuild", "loop", "phases", "qsbench", "stream", "zipf"};
 }
 
 Trace generate(const std::string& kind, const Params& params) {
@@ -427,6 +427,11 @@ Trace generate(const std::string& kind, const Params& params) {
     o.seed = u64("seed", 1);
     params.check_all_used("generator 'kbuild'");
     return generate_kbuild(o);
+  }
+  if (kind == "compile") {
+    const CompileOptions o = compile_options(params);
+    params.check_all_used("generator 'compile'");
+    return generate_compile(o);
   }
   std::string names;
   for (const auto& n : generator_names()) names += (names.empty() ? "" : ", ") + n;
