@@ -41,10 +41,10 @@ of the pages it scans there are mapped (asked for one page at a time, the engine
 which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
 at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 15424 and 13870 (lru
 18176), while active_inactive, mglru and freebsd still swap out nothing. 2.4.0 as it shipped
-(linux24_mq, no reverse map) swaps out 16142, 9079 even at 20 MiB: its swap_out halves the age
+(linux24_mq, no reverse map) swaps out 16226, 9222 even at 20 MiB: its swap_out halves the age
 of up to max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
 nr_active >> priority stream pages and stops at the first it deactivates; its swap-outs reach
-the disk as 2935 writes (lru: 544), and its run takes 43.74 s. arc swaps out 8048
+the disk as 2959 writes (lru: 544), and its run takes 43.67 s. arc swaps out 8048
 pages, yet its hog faults almost as often as under lru (1776 major faults).
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py

@@ -43,7 +43,7 @@
 //     if (page->age > 0) goto out_failed;
 //     unmap: PageSwapCache -> deactivate_page (to inactive_dirty)
 //            clean, no swap cache -> drop_pte: the last reference goes, the page is freed
-//                                    (here: nominated as a victim at once)
+//                                    (here: kept on a list of freed pages, see below)
 //            dirty, no swap cache -> get_swap_page, add_to_swap_cache (lru_cache_add with
 //                                    age 0 -> inactive_dirty head), set_page_dirty
 //   swap_out_mm: from mm->swap_address upward (swap_address = address + PAGE_SIZE before each
@@ -60,7 +60,8 @@
 //       else rotate to the active head      (a mapped page has count > 1: only swap_out can
 //                                            take it off the active list)
 //   page_launder: maxscan = nr_inactive_dirty_pages, from the inactive_dirty tail:
-//       dirty: first loop (launder_loop 0) -> requeue at the head; second loop -> writepage
+//       dirty: first loop (launder_loop 0) -> requeue at the head; second loop ->
+//              ClearPageDirty, writepage (async: the page, locked, is requeued at the head)
 //       clean -> inactive_clean head
 //     then if (!launder_loop && free_shortage()) { launder_loop = 1; rescan }
 //   reclaim_page: the inactive_clean tail is freed (memory_pressure++).
@@ -86,16 +87,23 @@
 //   inactive_target; inactive_target = min(memory_pressure >> 6, num_physpages / 4), where
 //   memory_pressure++ per allocation (each fault) and per reclaim_page, -- per
 //   __free_pages_ok (while > NR_CPUS: 1 here). The engine asks for victims only when no frame
-//   is free: free = 0, and freepages.high stands for the victims still wanted.
+//   is free (free = the pages swap_out freed, kept below), and freepages.high stands for the
+//   victims still wanted.
 //
 // Departures from the kernel:
-//   - Writes are not asynchronous: a page that page_launder's second loop would write is
-//     nominated as a victim at once (the engine writes it at eviction), as if the write had
-//     completed and reclaim_page freed it. The second loop stops when the wanted victims are
-//     found; the kernel writes every dirty page it meets, which the next page_launder's first
-//     loop here requeues once more. MAX_LAUNDER only bounds buffer-page IO, not modelled.
+//   - Writes complete at once but reach the disk late: a page page_launder's second loop
+//     writes is marked laundered (ClearPageDirty) and requeued; from then on page_launder
+//     treats it as clean (to inactive_clean) and reclaim_page frees it, and only then does the
+//     engine write it, at eviction. A hit activates it and clears the mark, as a write after
+//     the kernel's writepage would leave it dirty again. MAX_LAUNDER only bounds buffer-page
+//     IO, not modelled.
 //   - Dirty file pages (buffers) go through the same two loops as dirty swap-cache pages.
-//   - swap_out's walk stops when a page it frees completes the wanted victims.
+//   - A page swap_out frees (clean, not in the swap cache: drop_pte) stays resident on a list
+//     of freed pages, the free list: the next victims are taken from it first, in the order
+//     they were freed (the buddy allocator's list is LIFO), before reclaim_page is asked; it
+//     counts as free in free_shortage and inactive_shortage. The walk goes on to the end of
+//     swap_cnt, as the kernel's does. Accessed while on that list it is a hit, handled as the
+//     minor fault 2.4.0 would take (do_anonymous_page: age 2, mapped, on no list).
 //   - refill_inactive_scan looks at one page at least: maxscan = max(nr_active >> priority,
 //     1). Below 64 active pages the kernel's priority-6 scans look at nothing, and as
 //     swap_out never ages a page on the active list, a small memory full of mapped swap-cache
@@ -123,6 +131,7 @@ namespace {
 constexpr std::size_t kActive = 0;
 constexpr std::size_t kInactiveDirty = 1;
 constexpr std::size_t kInactiveClean = 2;
+constexpr std::size_t kFreed = 3;  // freed by swap_out's drop_pte, not yet reused
 constexpr int kAgeStart = 2;  // PAGE_AGE_START
 constexpr int kAgeAdv = 3;    // PAGE_AGE_ADV
 constexpr int kAgeMax = 64;   // PAGE_AGE_MAX
@@ -144,9 +153,10 @@ class Linux24Mq final : public Policy {
   }
 
   void reset(std::size_t num_pages, std::size_t frames) override {
-    lists_.reset(num_pages, 3);
+    lists_.reset(num_pages, 4);
     age_.assign(num_pages, 0);
     mapped_.assign(num_pages, 0);
+    laundered_.assign(num_pages, 0);
     num_physpages_ = frames;
     memory_pressure_ = 0;
     walk_ = AnonWalkOrder{};
@@ -159,8 +169,12 @@ class Linux24Mq final : public Policy {
     const PageId p = a.page;
     if (a.kind == PageKind::kFile) return age_page_up(p);  // __find_page_nolock
     if (mapped_[p]) return;  // the CPU sets the pte young bit
-    // Soft fault: do_swap_page -> lookup_swap_cache -> __find_page_nolock, then set_pte.
-    age_page_up(p);
+    if (lists_.contains(kFreed, p)) {
+      lists_.remove(p);  // a new page: do_anonymous_page
+      age_[p] = kAgeStart;
+    } else {
+      age_page_up(p);  // soft fault: do_swap_page -> lookup_swap_cache -> __find_page_nolock
+    }
     map(p, view);
   }
 
@@ -193,24 +207,26 @@ class Linux24Mq final : public Policy {
     while (out.size() < want) {
       if (guard-- == 0) {
         evict_any(view, out);
+      } else if (!lists_.empty(kFreed)) {
+        evict(lists_.back(kFreed), view, out);  // rmqueue
       } else if (!lists_.empty(kInactiveClean)) {
         reclaim_page(view, out);
       } else {
-        do_try_to_free_pages(want, view, out);
+        do_try_to_free_pages(want - out.size(), view);
       }
     }
   }
 
   // Test hook (probe_linux24_mq): age + 256 * list (0 active, 1 inactive_dirty,
-  // 2 inactive_clean, 3 none: a mapped anonymous page never unmapped) + 1024 if mapped;
-  // -1 when not resident.
+  // 2 inactive_clean, 3 freed, 4 none: a mapped anonymous page never unmapped) + 2048 if
+  // mapped + 4096 if laundered; -1 when not resident.
   std::int64_t probe(PageId p) const {
     std::int64_t list = lists_.list_of(p);
     if (list == PageLists::kNone) {
       if (!mapped_[p]) return -1;
-      list = 3;
+      list = 4;
     }
-    return age_[p] + 256 * list + 1024 * mapped_[p];
+    return age_[p] + 256 * list + 2048 * mapped_[p] + 4096 * laundered_[p];
   }
 
  private:
@@ -239,6 +255,7 @@ class Linux24Mq final : public Policy {
       // activate_page: from either inactive list to the active head; age >= PAGE_AGE_START.
       if (lists_.list_of(p) != PageLists::kNone) lists_.move_to_front(kActive, p);
       age_[p] = kAgeStart;
+      laundered_[p] = 0;
     }
     age_[p] = static_cast<std::uint8_t>(std::min(age_[p] + kAgeAdv, kAgeMax));
   }
@@ -251,23 +268,23 @@ class Linux24Mq final : public Policy {
   std::size_t inactive_target() const {
     return std::min(memory_pressure_ >> kInactiveShift, num_physpages_ / 4);
   }
-  // `wanted` (the victims still wanted) stands for freepages.high; free pages are 0.
+  // `wanted` (the victims still wanted) stands for freepages.high; the free pages are those
+  // swap_out freed.
   bool free_shortage(std::size_t wanted) const {
-    return lists_.size(kInactiveClean) < wanted + inactive_target() / 3;
+    return lists_.size(kFreed) + lists_.size(kInactiveClean) < wanted + inactive_target() / 3;
   }
   bool inactive_shortage(std::size_t wanted) const {
-    return lists_.size(kInactiveClean) + lists_.size(kInactiveDirty) < wanted + inactive_target();
+    return lists_.size(kFreed) + lists_.size(kInactiveClean) + lists_.size(kInactiveDirty) <
+           wanted + inactive_target();
   }
 
-  void do_try_to_free_pages(std::size_t want, PageTableView& view, VictimList& out) {
-    page_launder(want, view, out);
-    if (out.size() == want) return;
-    const std::size_t wanted = want - out.size();
-    if (free_shortage(wanted) || inactive_shortage(wanted)) refill_inactive(want, view, out);
+  // try_to_free_pages moves pages towards inactive_clean; reclaim_page frees them.
+  void do_try_to_free_pages(std::size_t wanted, PageTableView& view) {
+    page_launder(wanted, view);
+    if (free_shortage(wanted) || inactive_shortage(wanted)) refill_inactive(wanted, view);
   }
 
-  // Returns when `want` victims are found or the kernel's refill_inactive would be done.
-  void refill_inactive(std::size_t want, PageTableView& view, VictimList& out) {
+  void refill_inactive(std::size_t wanted, PageTableView& view) {
     int count = kUserRefillCount;
     for (int priority = kDefPriority; priority >= 0;) {
       bool made_progress = false;
@@ -275,12 +292,10 @@ class Linux24Mq final : public Policy {
         made_progress = true;
         if (--count <= 0) return;
       }
-      while (swap_out(want, view, out)) {
+      while (swap_out(view)) {
         made_progress = true;
-        if (--count <= 0 || out.size() == want) return;
+        if (--count <= 0) return;
       }
-      if (out.size() == want) return;
-      const std::size_t wanted = want - out.size();
       if (!inactive_shortage(wanted) || !free_shortage(wanted)) return;
       if (!made_progress) --priority;
     }
@@ -306,22 +321,19 @@ class Linux24Mq final : public Policy {
     return ret;
   }
 
-  void page_launder(std::size_t want, PageTableView& view, VictimList& out) {
+  void page_launder(std::size_t wanted, PageTableView& view) {
     for (bool launder_loop = false;; launder_loop = true) {
       std::size_t maxscan = lists_.size(kInactiveDirty);
       while (maxscan-- > 0 && !lists_.empty(kInactiveDirty)) {
         const PageId p = lists_.back(kInactiveDirty);
-        if (!view.dirty(p)) {
+        if (!view.dirty(p) || laundered_[p]) {
           lists_.move_to_front(kInactiveClean, p);
-        } else if (!launder_loop) {
-          lists_.move_to_front(kInactiveDirty, p);  // first time through: requeue
         } else {
-          ++memory_pressure_;  // writepage, then reclaim_page when the write is done
-          evict(p, view, out);
-          if (out.size() == want) return;
+          laundered_[p] = static_cast<std::uint8_t>(launder_loop);  // first time: requeued only
+          lists_.move_to_front(kInactiveDirty, p);
         }
       }
-      if (launder_loop || !free_shortage(want - out.size())) return;
+      if (launder_loop || !free_shortage(wanted)) return;
     }
   }
 
@@ -331,11 +343,11 @@ class Linux24Mq final : public Policy {
   }
 
   // Returns 1 as the kernel's does: when the chosen mm's swap_cnt ran out before its end.
-  bool swap_out(std::size_t want, PageTableView& view, VictimList& out) {
+  bool swap_out(PageTableView& view) {
     std::size_t best = pick_mm(/*assign=*/false);
     if (best == kNoMm) best = pick_mm(/*assign=*/true);
     if (best == kNoMm) return false;
-    return swap_out_mm(best, want, view, out);
+    return swap_out_mm(best, view);
   }
 
   static constexpr std::size_t kNoMm = ~std::size_t{0};
@@ -354,22 +366,21 @@ class Linux24Mq final : public Policy {
     return best;
   }
 
-  bool swap_out_mm(std::size_t mm, std::size_t want, PageTableView& view, VictimList& out) {
+  bool swap_out_mm(std::size_t mm, PageTableView& view) {
     const std::size_t end = walk_.begin[mm + 1];
     while (hand_[mm] < end) {
       const PageId p = walk_.pages[hand_[mm]++];  // swap_address = address + PAGE_SIZE
       if (!mapped_[p]) continue;                   // !pte_present
       if (swap_cnt_[mm] == 0) return true;
       --swap_cnt_[mm];
-      try_to_swap_out(p, view, out);
-      if (out.size() == want) return true;
+      try_to_swap_out(p, view);
     }
     hand_[mm] = walk_.begin[mm];
     swap_cnt_[mm] = 0;
     return false;
   }
 
-  void try_to_swap_out(PageId p, PageTableView& view, VictimList& out) {
+  void try_to_swap_out(PageId p, PageTableView& view) {
     const bool onlist = lists_.contains(kActive, p);
     if (view.test_and_clear_referenced(p)) return age_page_up(p);
     if (!onlist) age_[p] = static_cast<std::uint8_t>(age_[p] / 2);
@@ -378,7 +389,8 @@ class Linux24Mq final : public Policy {
     if (lists_.list_of(p) != PageLists::kNone) return deactivate_page(p);  // PageSwapCache
     if (!view.dirty(p)) {
       page_freed();  // drop_pte: the last reference goes
-      return evict(p, view, out);
+      lists_.push_front(kFreed, p);
+      return;
     }
     lists_.push_front(kInactiveDirty, p);  // add_to_swap_cache -> lru_cache_add, age 0
   }
@@ -392,6 +404,7 @@ class Linux24Mq final : public Policy {
     if (mapped_[p]) unmap(p, view);
     lists_.remove(p);
     age_[p] = 0;
+    laundered_[p] = 0;
   }
 
   void evict(PageId p, PageTableView& view, VictimList& out) {
@@ -400,7 +413,7 @@ class Linux24Mq final : public Policy {
   }
 
   void evict_any(PageTableView& view, VictimList& out) {
-    for (std::size_t list : {kInactiveClean, kInactiveDirty, kActive}) {
+    for (std::size_t list : {kFreed, kInactiveClean, kInactiveDirty, kActive}) {
       if (!lists_.empty(list)) return evict(lists_.back(list), view, out);
     }
     for (PageId p : walk_.pages) {
@@ -410,7 +423,8 @@ class Linux24Mq final : public Policy {
 
   PageLists lists_;
   std::vector<std::uint8_t> age_;
-  std::vector<std::uint8_t> mapped_;  // has a pte (anonymous pages only)
+  std::vector<std::uint8_t> mapped_;     // has a pte (anonymous pages only)
+  std::vector<std::uint8_t> laundered_;  // written by page_launder: clean to the kernel
   std::size_t num_physpages_ = 0;
   std::size_t memory_pressure_ = 0;
   // Per mm (process): its anonymous pages in walk order, swap_address as an index into

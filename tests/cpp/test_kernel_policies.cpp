@@ -706,12 +706,14 @@ namespace {
 
 // ---- linux24_mq ------------------------------------------------------------------------
 
-// probe_linux24_mq: age + 256 * list (0 active, 1 inactive_dirty, 2 inactive_clean, 3 on no
-// list: an anonymous page swap_out never unmapped) + 1024 if mapped; -1 not resident.
+// probe_linux24_mq: age + 256 * list (0 active, 1 inactive_dirty, 2 inactive_clean, 3 freed
+// by swap_out, 4 on no list: an anonymous page swap_out never unmapped) + 2048 if mapped
+// + 4096 if laundered (written by page_launder: clean to the kernel); -1 not resident.
 constexpr std::int64_t kMqDirty = 256;
 constexpr std::int64_t kMqClean = 512;
-constexpr std::int64_t kMqNoList = 768;
-constexpr std::int64_t kMqMapped = 1024;
+constexpr std::int64_t kMqFreed = 768;
+constexpr std::int64_t kMqNoList = 1024;
+constexpr std::int64_t kMqMapped = 2048;
 
 // Under 64 faults memory_pressure >> 6 is 0, so inactive_target is 0 in these traces:
 // free_shortage = inactive_clean < wanted, inactive_shortage = inactive_clean +
@@ -725,10 +727,10 @@ TEST_CASE("linux24_mq: swap_out evicts by virtual-address position, not by recen
   //   prio 6: active list empty; swap_out: every swap_cnt 0 -> assign max(4 >> 5, 8) = 8;
   //     walk D C A B: all young -> age_page_up 2 -> 5; end of the mm: swap_cnt 0, returns 0.
   //     No progress -> prio 5: walk: not young, on no list -> age /= 2: all 2. prio 4: all 1.
-  //   prio 3: D: 1 / 2 = 0 -> unmapped; clean and not in the swap cache -> drop_pte frees it:
-  //     VICTIM D (the newest page). The hand stays after D; swap_cnt 7.
-  // reclaim 1: swap_out: mm 0 has swap_cnt 7: from the hand: C: 1 / 2 = 0 -> VICTIM C.
-  // (LRU would evict A, then B.)
+  //   prio 3: D, C, A, B in turn: 1 / 2 = 0 -> unmapped; clean and not in the swap cache ->
+  //     drop_pte frees it: freed [B A C D]. No shortage left (4 free pages).
+  //   The first freed page is reused: VICTIM D (the newest page, lowest address).
+  // reclaim 1, 1, 1: C, A, B: the walk's order. (LRU would evict A, B, C, D.)
   TraceBuilder b;
   for (std::uint64_t vpn : std::initializer_list<std::uint64_t>{2, 3, 1, 0}) b.add(1, vpn, false);
   const Trace t = std::move(b).build();
@@ -736,9 +738,10 @@ TEST_CASE("linux24_mq: swap_out evicts by virtual-address position, not by recen
   for (PageId p = 0; p < 4; ++p) d.fault(p);
   CHECK(probe_linux24_mq(d.policy(), 0) == 2 + kMqNoList + kMqMapped);
   CHECK(d.reclaim(1) == std::vector<PageId>{3});
-  CHECK(probe_linux24_mq(d.policy(), 0) == 1 + kMqNoList + kMqMapped);  // A: 5 -> 2 -> 1
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqFreed);  // A: 5 -> 2 -> 1 -> 0, freed
   CHECK(d.reclaim(1) == std::vector<PageId>{2});
-  CHECK(probe_linux24_mq(d.policy(), 0) == 1 + kMqNoList + kMqMapped);  // not walked again
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
 }
 
 // A file page read 1 + `hits` times, then kswapd ticks: the tick at which
@@ -780,7 +783,11 @@ TEST_CASE("linux24_mq: page_launder requeues a dirty page in its first loop, wri
   // reclaim 1: page_launder loop 1: D dirty, first time through -> requeued [D C];
   //   C clean -> inactive_clean [C]. free_shortage: 1 clean < 1 wanted? no -> no second loop;
   //   inactive_shortage: 1 + 1 < 1? no -> no refill. reclaim_page: VICTIM C (not the tail D).
-  // reclaim 1: loop 1: D requeued again; free_shortage: 0 < 1 -> loop 2: D is written: VICTIM.
+  //   D is still unwritten.
+  // reclaim 1: loop 1: D requeued again; free_shortage: 0 < 1 -> loop 2: D is written
+  //   (laundered, requeued). refill_inactive finds nothing to do (no active or anonymous
+  //   pages). page_launder again: loop 1: D is clean to the kernel -> inactive_clean; no
+  //   shortage left. reclaim_page: VICTIM D (the engine writes it now).
   TraceBuilder b;
   b.add(1, 0, true, PageKind::kFile);
   b.add(1, 1, false, PageKind::kFile);
@@ -790,7 +797,7 @@ TEST_CASE("linux24_mq: page_launder requeues a dirty page in its first loop, wri
   d.fault(1);
   deactivate_all(d, 2);
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
-  CHECK(probe_linux24_mq(d.policy(), 0) == kMqDirty);
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqDirty);  // not laundered
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
 }
 
