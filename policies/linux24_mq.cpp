@@ -76,8 +76,9 @@
 //         if (!made_progress) priority--;
 //       } while (priority >= 0);
 //       while (refill_inactive_scan(0, 1)) if (--count <= 0) done
-//   __alloc_pages, per victim wanted: reclaim_page from inactive_clean; when it is empty,
-//     try_to_free_pages (a user process: user = 1) and try again.
+//   __alloc_pages, per victim wanted: a free page (rmqueue: here one swap_out freed), else
+//     reclaim_page from inactive_clean; when both are empty, try_to_free_pages (a user
+//     process: user = 1) and try again.
 //   kswapd, every tick (PolicyTraits::tick_ns = 1 s of virtual time): refill_inactive_scan(6,
 //     0) ("scan all pages on the active list once every minute"); recalculate_vm_stats:
 //     memory_pressure -= memory_pressure >> INACTIVE_SHIFT.
@@ -116,7 +117,8 @@
 //     page from its list and its mm's rss (exit_mmap -> __free_pages_ok -> lru_cache_del),
 //     and an mm with rss 0 is never chosen, as if off mmlist.
 //   - When reclaim makes no progress for long (2.4.0 would loop in kswapd or OOM-kill),
-//     the inactive_clean, inactive_dirty, then active tail, then any mapped page is evicted.
+//     a freed page, the inactive_clean, inactive_dirty, then active tail, then any mapped
+//     page is evicted.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
