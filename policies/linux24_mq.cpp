@@ -134,9 +134,9 @@ constexpr std::size_t kActive = 0;
 constexpr std::size_t kInactiveDirty = 1;
 constexpr std::size_t kInactiveClean = 2;
 constexpr std::size_t kFreed = 3;  // freed by swap_out's drop_pte, not yet reused
-constexpr int kAgeStart = 2;  // PAGE_AGE_START
-constexpr int kAgeAdv = 3;    // PAGE_AGE_ADV
-constexpr int kAgeMax = 64;   // PAGE_AGE_MAX
+constexpr int kAgeStart = 2;       // PAGE_AGE_START
+constexpr int kAgeAdv = 3;         // PAGE_AGE_ADV
+constexpr int kAgeMax = 64;        // PAGE_AGE_MAX
 constexpr int kDefPriority = 6;
 constexpr unsigned kInactiveShift = 6;
 constexpr std::size_t kSwapShift = 5;
@@ -170,7 +170,7 @@ class Linux24Mq final : public Policy {
   void on_hit(const Access& a, PageTableView view) override {
     const PageId p = a.page;
     if (a.kind == PageKind::kFile) return age_page_up(p);  // __find_page_nolock
-    if (mapped_[p]) return;  // the CPU sets the pte young bit
+    if (mapped_[p]) return;                                // the CPU sets the pte young bit
     if (lists_.contains(kFreed, p)) {
       lists_.remove(p);  // a new page: do_anonymous_page
       age_[p] = kAgeStart;
@@ -372,7 +372,7 @@ class Linux24Mq final : public Policy {
     const std::size_t end = walk_.begin[mm + 1];
     while (hand_[mm] < end) {
       const PageId p = walk_.pages[hand_[mm]++];  // swap_address = address + PAGE_SIZE
-      if (!mapped_[p]) continue;                   // !pte_present
+      if (!mapped_[p]) continue;                  // !pte_present
       if (swap_cnt_[mm] == 0) return true;
       --swap_cnt_[mm];
       try_to_swap_out(p, view);
@@ -443,8 +443,9 @@ std::int64_t probe_linux24_mq(const Policy& policy, PageId page) {
   return dynamic_cast<const Linux24Mq&>(policy).probe(page);
 }
 
-PAGESIM_REGISTER_POLICY(Linux24Mq, "linux24_mq",
-                        "Linux 2.4.0 multiqueue VM: exponential page->age, active/inactive_dirty/"
-                        "inactive_clean, anonymous pages aged by the virtual-address swap_out walk");
+PAGESIM_REGISTER_POLICY(
+    Linux24Mq, "linux24_mq",
+    "Linux 2.4.0 multiqueue VM: exponential page->age, active/inactive_dirty/"
+    "inactive_clean, anonymous pages aged by the virtual-address swap_out walk");
 
 }  // namespace pagesim
