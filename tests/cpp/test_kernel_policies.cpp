@@ -744,6 +744,34 @@ TEST_CASE("linux24_mq: swap_out evicts by virtual-address position, not by recen
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
 }
 
+TEST_CASE("linux24_mq: a dirty anonymous page enters the swap cache; a soft fault activates it") {
+  // Anonymous pages A = vpn 0 (id 0, written: dirty) and B = vpn 1 (id 1, read), 4 frames.
+  // reclaim 1: refill_inactive: swap_out walks A B at prio 6 (young: 2 -> 5), 5 (2), 4 (1),
+  //   3 (0): A is unmapped into the swap cache (add_to_swap_cache: inactive_dirty, age 0),
+  //   B, clean and not in the swap cache, is freed (free list). 2 inactive or free pages: no
+  //   shortage left. The free page is reused first: VICTIM B.
+  // Hit A: do_swap_page finds it in the swap cache: age_page_up activates it (active, age 2,
+  //   +3 = 5) and it is mapped again.
+  // reclaim 1: page_launder finds nothing; refill_inactive: A is on the active list now, so
+  //   swap_out no longer halves its age, refill_inactive_scan does (mapped: never
+  //   deactivated there): prio 6: scan 5 -> 2; walk: young -> 5. prio 5: scan 2; walk keeps
+  //   it. prio 4: scan 1. prio 3: scan 0; walk: age 0 -> unmapped, deactivate_page ->
+  //   inactive_dirty. page_launder: loop 1 requeues A (dirty), loop 2 writes it; next round
+  //   loop 1 finds it clean -> inactive_clean; reclaim_page: VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_mq", 4, Params{});
+  d.fault(0, true);
+  d.fault(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqDirty);
+  d.touch(0);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 5 + kMqMapped);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+}
+
 // A file page read 1 + `hits` times, then kswapd ticks: the tick at which
 // refill_inactive_scan(6, 0) deactivates it (one page on the active list: each tick scans it).
 int ticks_to_deactivate(int hits) {
