@@ -66,6 +66,7 @@
 
 #include "pagesim/page_list.hpp"
 #include "pagesim/registry.hpp"
+#include "pagesim/walk_order.hpp"
 
 namespace pagesim {
 namespace {
@@ -137,25 +138,12 @@ class Linux24Vscan final : public Policy {
     }
   }
 
-  // Every process's anonymous pages sorted by virtual page number: the order of its page
-  // tables. Computed once per run from the trace.
   void build_walk_order(const Trace& trace) {
+    AnonWalkOrder order;
+    order.build(trace);
+    walk_ = std::move(order.pages);
+    mm_begin_ = std::move(order.begin);
     const std::size_t procs = trace.num_procs();
-    mm_begin_.assign(procs + 1, 0);
-    for (PageId p = 0; p < trace.num_pages(); ++p) {
-      if (trace.page_kind(p) == PageKind::kAnon) ++mm_begin_[trace.page_proc(p) + 1];
-    }
-    for (std::size_t m = 0; m < procs; ++m) mm_begin_[m + 1] += mm_begin_[m];
-    walk_.assign(mm_begin_[procs], kNoPage);
-    std::vector<std::size_t> fill(mm_begin_.begin(), mm_begin_.end() - 1);
-    for (PageId p = 0; p < trace.num_pages(); ++p) {
-      if (trace.page_kind(p) == PageKind::kAnon) walk_[fill[trace.page_proc(p)]++] = p;
-    }
-    for (std::size_t m = 0; m < procs; ++m) {
-      std::sort(walk_.begin() + static_cast<std::ptrdiff_t>(mm_begin_[m]),
-                walk_.begin() + static_cast<std::ptrdiff_t>(mm_begin_[m + 1]),
-                [&](PageId a, PageId b) { return trace.page_vpn(a) < trace.page_vpn(b); });
-    }
     mm_end_.assign(mm_begin_.begin() + 1, mm_begin_.end());
     hand_.assign(mm_begin_.begin(), mm_begin_.end() - 1);
     swap_mm_ = 0;

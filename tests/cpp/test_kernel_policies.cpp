@@ -1,5 +1,5 @@
 // Kernel policies (policies/active_inactive.cpp, rmap_aging.cpp, linux24_vscan.cpp,
-// freebsd.cpp, mglru.cpp): each mechanism traced by hand, the state after each step in a
+// linux24_mq.cpp, freebsd.cpp, mglru.cpp): each mechanism traced by hand, the state after each step in a
 // comment; expected numbers are worked out in the comments, never copied from a run.
 #include <doctest/doctest.h>
 
@@ -14,6 +14,7 @@ std::int64_t probe_active_inactive(const Policy& policy, PageId page);
 std::int64_t probe_rmap_aging(const Policy& policy, PageId page);
 std::int64_t probe_mglru(const Policy& policy, PageId page);
 std::int64_t probe_freebsd(const Policy& policy, PageId page);
+std::int64_t probe_linux24_mq(const Policy& policy, PageId page);
 }  // namespace pagesim
 
 namespace pagesim::test {
@@ -695,6 +696,178 @@ TEST_CASE("mglru: file reads set referenced, then workingset, then 2-bit refs (t
     CAPTURE(p);
     CHECK(probe_mglru(*r.policy, p) == 1 * 8 + expected_tier[p]);
   }
+}
+
+}  // namespace
+}  // namespace pagesim::test
+
+namespace pagesim::test {
+namespace {
+
+// ---- linux24_mq ------------------------------------------------------------------------
+
+// probe_linux24_mq: age + 256 * list (0 active, 1 inactive_dirty, 2 inactive_clean, 3 freed
+// by swap_out, 4 on no list: an anonymous page swap_out never unmapped) + 2048 if mapped
+// + 4096 if laundered (written by page_launder: clean to the kernel); -1 not resident.
+constexpr std::int64_t kMqDirty = 256;
+constexpr std::int64_t kMqClean = 512;
+constexpr std::int64_t kMqFreed = 768;
+constexpr std::int64_t kMqNoList = 1024;
+constexpr std::int64_t kMqMapped = 2048;
+
+// Under 64 faults memory_pressure >> 6 is 0, so inactive_target is 0 in these traces:
+// free_shortage = inactive_clean < wanted, inactive_shortage = inactive_clean +
+// inactive_dirty < wanted (wanted, the victims still wanted, stands for freepages.high).
+
+TEST_CASE("linux24_mq: swap_out evicts by virtual-address position, not by recency") {
+  // One process, anonymous pages read in the order A=vpn 2 (id 0), B=vpn 3 (1), C=vpn 1 (2),
+  // D=vpn 0 (3): LRU order A B C D, walk order D C A B. Each fault: age 2 (PAGE_AGE_START),
+  // young, mapped, on no list (no swap cache yet), clean (read: no swap slot).
+  // reclaim 1: no inactive pages -> page_launder finds nothing -> refill_inactive, count 8:
+  //   prio 6: active list empty; swap_out: every swap_cnt 0 -> assign max(4 >> 5, 8) = 8;
+  //     walk D C A B: all young -> age_page_up 2 -> 5; end of the mm: swap_cnt 0, returns 0.
+  //     No progress -> prio 5: walk: not young, on no list -> age /= 2: all 2. prio 4: all 1.
+  //   prio 3: D, C, A, B in turn: 1 / 2 = 0 -> unmapped; clean and not in the swap cache ->
+  //     drop_pte frees it: freed [B A C D]. No shortage left (4 free pages).
+  //   The first freed page is reused: VICTIM D (the newest page, lowest address).
+  // reclaim 1, 1, 1: C, A, B: the walk's order. (LRU would evict A, B, C, D.)
+  TraceBuilder b;
+  for (std::uint64_t vpn : std::initializer_list<std::uint64_t>{2, 3, 1, 0}) b.add(1, vpn, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_mq", 4, Params{});
+  for (PageId p = 0; p < 4; ++p) d.fault(p);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 2 + kMqNoList + kMqMapped);
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqFreed);  // A: 5 -> 2 -> 1 -> 0, freed
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+}
+
+TEST_CASE("linux24_mq: a dirty anonymous page enters the swap cache; a soft fault activates it") {
+  // Anonymous pages A = vpn 0 (id 0, written: dirty) and B = vpn 1 (id 1, read), 4 frames.
+  // reclaim 1: refill_inactive: swap_out walks A B at prio 6 (young: 2 -> 5), 5 (2), 4 (1),
+  //   3 (0): A is unmapped into the swap cache (add_to_swap_cache: inactive_dirty, age 0),
+  //   B, clean and not in the swap cache, is freed (free list). 2 inactive or free pages: no
+  //   shortage left. The free page is reused first: VICTIM B.
+  // Hit A: do_swap_page finds it in the swap cache: age_page_up activates it (active, age 2,
+  //   +3 = 5) and it is mapped again.
+  // reclaim 1: page_launder finds nothing; refill_inactive: A is on the active list now, so
+  //   swap_out no longer halves its age, refill_inactive_scan does (mapped: never
+  //   deactivated there): prio 6: scan 5 -> 2; walk: young -> 5. prio 5: scan 2; walk keeps
+  //   it. prio 4: scan 1. prio 3: scan 0; walk: age 0 -> unmapped, deactivate_page ->
+  //   inactive_dirty. page_launder: loop 1 requeues A (dirty), loop 2 writes it; next round
+  //   loop 1 finds it clean -> inactive_clean; reclaim_page: VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, true);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_mq", 4, Params{});
+  d.fault(0, true);
+  d.fault(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqDirty);
+  d.touch(0);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 5 + kMqMapped);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+}
+
+// A file page read 1 + `hits` times, then kswapd ticks: the tick at which
+// refill_inactive_scan(6, 0) deactivates it (one page on the active list: each tick scans it).
+int ticks_to_deactivate(int hits) {
+  const Trace t = file_trace({7});
+  Driver d(t, "linux24_mq", 4, Params{});
+  d.fault(0);
+  for (int h = 0; h < hits; ++h) d.touch(0);
+  for (int tick = 1; tick <= 100; ++tick) {
+    d.tick();
+    if (probe_linux24_mq(d.policy(), 0) == kMqDirty) return tick;
+  }
+  return -1;
+}
+
+TEST_CASE("linux24_mq: exponential aging: k references survive about log2(2 + 3k) scans") {
+  // Fault: age 2; every hit +3 (cap 64); every scan halves the age, 0 -> inactive_dirty.
+  CHECK(ticks_to_deactivate(0) == 2);   // 2 -> 1 -> 0
+  CHECK(ticks_to_deactivate(1) == 3);   // 5 -> 2 -> 1 -> 0
+  CHECK(ticks_to_deactivate(2) == 4);   // 8 -> 4 -> 2 -> 1 -> 0
+  CHECK(ticks_to_deactivate(10) == 6);  // 32 -> 16 -> 8 -> 4 -> 2 -> 1 -> 0
+  CHECK(ticks_to_deactivate(20) == 6);  // 62 -> 31 -> 15 -> 7 -> 3 -> 1 -> 0
+  CHECK(ticks_to_deactivate(21) == 7);  // 65 capped at 64 -> 32 -> ... -> 1 -> 0
+  CHECK(ticks_to_deactivate(100) == 7);
+}
+
+// File pages faulted in order, then kswapd ticks until all are on inactive_dirty: with
+// n pages on the active list each tick scans its tail only (max(n >> 6, 1) = 1).
+// Pages [P2 P1 P0] (head..tail), age 2: three ticks take each to 1 and round again, three more
+// deactivate P0, P1, P2 in turn: inactive_dirty [P2 P1 P0].
+void deactivate_all(Driver& d, PageId n) {
+  for (PageId t = 0; t < 2 * n; ++t) d.tick();
+  for (PageId p = 0; p < n; ++p) REQUIRE(probe_linux24_mq(d.policy(), p) == kMqDirty);
+}
+
+TEST_CASE("linux24_mq: page_launder requeues a dirty page in its first loop, writes it in the second") {
+  // File pages D (id 0, written: dirty) and C (id 1, read). inactive_dirty [C D].
+  // reclaim 1: page_launder loop 1: D dirty, first time through -> requeued [D C];
+  //   C clean -> inactive_clean [C]. free_shortage: 1 clean < 1 wanted? no -> no second loop;
+  //   inactive_shortage: 1 + 1 < 1? no -> no refill. reclaim_page: VICTIM C (not the tail D).
+  //   D is still unwritten.
+  // reclaim 1: loop 1: D requeued again; free_shortage: 0 < 1 -> loop 2: D is written
+  //   (laundered, requeued). refill_inactive finds nothing to do (no active or anonymous
+  //   pages). page_launder again: loop 1: D is clean to the kernel -> inactive_clean; no
+  //   shortage left. reclaim_page: VICTIM D (the engine writes it now).
+  TraceBuilder b;
+  b.add(1, 0, true, PageKind::kFile);
+  b.add(1, 1, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_mq", 4, Params{});
+  d.fault(0, true);
+  d.fault(1);
+  deactivate_all(d, 2);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqDirty);  // not laundered
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+}
+
+TEST_CASE("linux24_mq: a page hit on inactive_clean is activated, reclaim_page takes the next") {
+  // File pages A B C (ids 0 1 2), read once: inactive_dirty [C B A].
+  // reclaim 1: page_launder loop 1: A, B, C clean -> inactive_clean [C B A]; no shortage
+  //   left; reclaim_page: VICTIM A.
+  // Hit B: __find_page_nolock -> age_page_up: age 0 -> activate_page (active head, age 2),
+  //   +3 -> 5.
+  // reclaim 1: inactive_clean [C]: VICTIM C. B stays, active with age 5.
+  const Trace t = file_trace({10, 11, 12});
+  Driver d(t, "linux24_mq", 4, Params{});
+  for (PageId p = 0; p < 3; ++p) d.fault(p);
+  deactivate_all(d, 3);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(probe_linux24_mq(d.policy(), 1) == kMqClean);
+  d.touch(1);
+  CHECK(probe_linux24_mq(d.policy(), 1) == 5);
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(probe_linux24_mq(d.policy(), 1) == 5);
+}
+
+TEST_CASE("linux24_mq: page-cache hits age a file page up; anonymous hits only set the young bit") {
+  // File page F (id 0): fault age 2, each hit +3: 5, 8, ... capped at 64; active throughout.
+  // Anonymous page A (id 1): fault age 2, mapped, on no list; hits set the pte young bit,
+  // which only swap_out reads: the age stays 2.
+  TraceBuilder b;
+  b.add(1, 0, false, PageKind::kFile);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_mq", 4, Params{});
+  d.fault(0);
+  d.fault(1);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 2);
+  d.touch(0);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 5);
+  d.touch(0);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 8);
+  for (int h = 0; h < 20; ++h) d.touch(0);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 64);
+  for (int h = 0; h < 3; ++h) d.touch(1);
+  CHECK(probe_linux24_mq(d.policy(), 1) == 2 + kMqNoList + kMqMapped);
 }
 
 }  // namespace

@@ -88,6 +88,15 @@ def test_overnight_table_is_consistent():
         assert (major == 0) == (swap_outs == 0) == (wait == 0), policy
     kept = {row[0] for row in rows if row[1] == 0}
     assert {"active_inactive", "linux24_vscan", "freebsd", "mglru", "arc", "lirs"} <= kept
+    # "So does linux24_mq ... waits longer, 0.746 s (3040 seeks against lru's 3002)".
+    by_policy = {row[0]: row for row in rows}
+    assert by_policy["linux24_mq"][1:] == (375, pytest.approx(0.746, abs=5e-4), 60000, 3000)
+    assert by_policy["lru"][2] < by_policy["linux24_mq"][2]
+    def seeks(policy):
+        return pagesim.simulate(overnight.overnight_trace(), policy, frames=overnight.FRAMES,
+                                device="hdd-2002", schedule="static",
+                                interval_ns=0).device_stats["seeks"]
+    assert (seeks("linux24_mq"), seeks("lru")) == (3040, 3002)
 
 
 @pytest.fixture(scope="module")
@@ -225,6 +234,14 @@ def test_hog_table_is_consistent(hog_example, hog_trace, hog_results, hog_rows):
     one_at_a_time = pagesim.simulate(hog_trace, "linux24_vscan", frames=hog_example.FRAMES,
                                      device="hdd-2002", schedule="static", interval_ns=0)
     assert one_at_a_time["swap_outs"] == 326
+    # 2.4.0 as shipped swaps out nearly as many as lru; its writes reach the disk in more runs.
+    assert rows["linux24_mq"][1:4] == (16226, 14345, 1796)
+    assert 0 < rows["linux24_mq"][1] < lru[1] and round(rows["linux24_mq"][6], 2) == 43.67
+    assert 7168 >> 5 == 224
+    mq_disk = hog_results["linux24_mq"].device_stats
+    lru_disk = hog_results["lru"].device_stats
+    assert (mq_disk["writes"], lru_disk["writes"]) == (2959, 544)
+    assert (mq_disk["seeks"], lru_disk["seeks"]) == (3569, 1024)
     assert rows["arc"][1] == 8048 and 2 * rows["arc"][1] < lru[1]
     assert rows["arc"][3] == 1776 and lru[3] - rows["arc"][3] < lru[3] // 100
 
@@ -240,6 +257,8 @@ def test_hog_size_decides(hog_example):
             swap_outs(30, "lru")) == (15424, 13870, 18176)
     assert swap_outs(30, "active_inactive") == swap_outs(30, "mglru") == 0
     assert swap_outs(30, "freebsd") == 0
+    # "2.4.0 as it shipped (linux24_mq) ... 9222 even at 20 MiB".
+    assert swap_outs(20, "linux24_mq") == 9222
 
 
 def test_hog_sleeps_under_round_robin(hog_example, hog_trace):
