@@ -232,7 +232,9 @@ def _print_info(trace: "pagesim.Trace", title: str) -> None:
 def cmd_gen(args: argparse.Namespace) -> int:
     from .traces import generate
     options = _params(args.param)
-    for key, value in (("mib", args.mib), ("procs", args.procs), ("seed", args.seed)):
+    # -m is the compile's heap (its other sizes have their own keys), the others' memory.
+    mib_key = "heap_mib" if args.kind == "compile" else "mib"
+    for key, value in ((mib_key, args.mib), ("procs", args.procs), ("seed", args.seed)):
         if value is not None:
             options[key] = value
     trace = generate(args.kind, **options)
@@ -344,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = sub.add_parser("gen", help="generate a workload trace (qsbench, stream, hog, ...)")
     gen.add_argument("kind", help="qsbench, stream, hog, zipf, loop, phases, kbuild or compile")
-    gen.add_argument("-m", "--mib", type=int, help="MiB (qsbench: per process; stream, hog: total)")
+    gen.add_argument("-m", "--mib", type=int, help="MiB (qsbench: per process; stream, hog: total; compile: live heap)")
     gen.add_argument("-p", "--procs", type=int, help="qsbench: processes, each sorting its own array")
     gen.add_argument("-s", "--seed", type=int, help="random seed")
     gen.add_argument("-o", "--output", help="trace file to write (format by extension; .pgt native); "

@@ -117,8 +117,9 @@ void register_trace_io(py::module_& m) {
         }();
         py::list collections;
         for (const GcCollection& c : log) {
-          collections.append(py::dict(py::arg("start") = c.start, py::arg("mark") = c.mark, py::arg("sweep") = c.sweep,
-                                      py::arg("end") = c.end, py::arg("heap_pages") = c.heap_pages,
+          collections.append(py::dict(py::arg("start") = c.start, py::arg("mark") = c.mark,
+                                      py::arg("sweep") = c.sweep, py::arg("end") = c.end,
+                                      py::arg("heap_pages") = c.heap_pages,
                                       py::arg("live_pages") = c.live_pages));
         }
         return py::make_tuple(generated, collections);

@@ -259,14 +259,14 @@ TEST_CASE("compile: a tiny compile traced by hand (allocation, thresholds, mark,
 TEST_CASE("compile: gcc's default GC thresholds for the machine's RAM (ggc-common.c)") {
   // ggc_min_expand = 30 + 70 * min(1, RAM / 1 GiB), truncated; ggc_min_heapsize = RAM / 8 in
   // KiB within [4096, 131072]. RAM in 4 KiB pages: 16 MiB = 4096, 1 GiB = 262144.
-  CHECK(ggc_min_expand_heuristic(4096) == 31);      // 30 + 1.09
-  CHECK(ggc_min_expand_heuristic(16384) == 34);     // 64 MiB: 30 + 4.375
-  CHECK(ggc_min_expand_heuristic(131072) == 65);    // 512 MiB
-  CHECK(ggc_min_expand_heuristic(262144) == 100);   // 1 GiB
-  CHECK(ggc_min_expand_heuristic(1048576) == 100);  // 4 GiB: capped
-  CHECK(ggc_min_heapsize_heuristic(4096) == 4096);     // 16 MiB / 8 = 2 MiB, raised to 4 MiB
-  CHECK(ggc_min_heapsize_heuristic(16384) == 8192);    // 64 MiB / 8
-  CHECK(ggc_min_heapsize_heuristic(262144) == 131072); // 1 GiB / 8 = 128 MiB
+  CHECK(ggc_min_expand_heuristic(4096) == 31);          // 30 + 1.09
+  CHECK(ggc_min_expand_heuristic(16384) == 34);         // 64 MiB: 30 + 4.375
+  CHECK(ggc_min_expand_heuristic(131072) == 65);        // 512 MiB
+  CHECK(ggc_min_expand_heuristic(262144) == 100);       // 1 GiB
+  CHECK(ggc_min_expand_heuristic(1048576) == 100);      // 4 GiB: capped
+  CHECK(ggc_min_heapsize_heuristic(4096) == 4096);      // 16 MiB / 8 = 2 MiB, raised to 4 MiB
+  CHECK(ggc_min_heapsize_heuristic(16384) == 8192);     // 64 MiB / 8
+  CHECK(ggc_min_heapsize_heuristic(262144) == 131072);  // 1 GiB / 8 = 128 MiB
   CHECK(ggc_min_heapsize_heuristic(1048576) == 131072);
 
   // -1 (the default) takes the heuristic for ram_pages; explicit values give the same trace.
@@ -312,7 +312,8 @@ TEST_CASE("compile: every collection marks the live heap once in address order; 
     CHECK(c.mark < c.sweep);
     CHECK(c.sweep < c.end);
     // clear_marks and the sweep write page entries only.
-    for (std::size_t i : {c.start, c.sweep, c.end - 1}) CHECK(compile_page_name(t.page_vpn(t.page(i)))[0] == 'M');
+    for (std::size_t i : {c.start, c.sweep, c.end - 1})
+      CHECK(compile_page_name(t.page_vpn(t.page(i)))[0] == 'M');
     // The mark: every live page read once, in increasing address order, nothing written but
     // page entries; the live pages are the long-lived pages allocated so far.
     std::vector<std::uint64_t> marked;
@@ -355,7 +356,8 @@ TEST_CASE("compile: every collection marks the live heap once in address order; 
   CHECK(t.size() == 40 + 8000 * (2 + 6) + in_collections);
 }
 
-TEST_CASE("compile: deterministic for a seed, another seed another trace; bad options name the key") {
+TEST_CASE(
+    "compile: deterministic for a seed, another seed another trace; bad options name the key") {
   CompileOptions o;
   o.heap_pages = 500;
   o.header_pages = 8;
@@ -368,19 +370,27 @@ TEST_CASE("compile: deterministic for a seed, another seed another trace; bad op
   CHECK(accesses_of(a) != accesses_of(b));
   CHECK(a.size() == b.size());  // the seed moves the work, not the allocations or collections
 
-  CHECK(generate("compile", Params{{"heap_mib", std::int64_t{2}}, {"header_mib", std::int64_t{1}},
-                                    {"source_mib", std::int64_t{0}}, {"ram_mib", std::int64_t{16}}})
+  CHECK(generate("compile", Params{{"heap_mib", std::int64_t{2}},
+                                   {"header_mib", std::int64_t{1}},
+                                   {"source_mib", std::int64_t{0}},
+                                   {"ram_mib", std::int64_t{16}}})
             .size() > 0);
-  CHECK(message_of([] { generate("compile", Params{{"live_fraction", 0.0}}); }) ==
-        "parameter 'live_fraction' = 0 is out of range: allowed 0.01 to 1");
-  CHECK(message_of([] { generate("compile", Params{{"heap_mib", std::int64_t{0}}}); }) ==
-        "parameter 'heap_mib' = 0 is out of range: allowed 1 to 65536");
-  CHECK(message_of([] { generate("compile", Params{{"ggc_min_expand", std::int64_t{-2}}}); }) ==
-        "parameter 'ggc_min_expand' = -2 is out of range: allowed -1 to 100000");
-  CHECK(message_of([] { generate("compile", Params{{"heap_mb", std::int64_t{8}}}); })
-            .find("unknown parameter 'heap_mb' for generator 'compile': did you mean 'heap_mib'?") != std::string::npos);
   CHECK(message_of([] {
-          generate("compile", Params{{"header_mib", std::int64_t{0}}, {"source_mib", std::int64_t{0}}});
+          generate("compile", Params{{"live_fraction", 0.0}});
+        }) == "parameter 'live_fraction' = 0 is out of range: allowed 0.01 to 1");
+  CHECK(message_of([] {
+          generate("compile", Params{{"heap_mib", std::int64_t{0}}});
+        }) == "parameter 'heap_mib' = 0 is out of range: allowed 1 to 65536");
+  CHECK(message_of([] {
+          generate("compile", Params{{"ggc_min_expand", std::int64_t{-2}}});
+        }) == "parameter 'ggc_min_expand' = -2 is out of range: allowed -1 to 100000");
+  CHECK(message_of([] {
+          generate("compile", Params{{"heap_mb", std::int64_t{8}}});
+        }).find("unknown parameter 'heap_mb' for generator 'compile': did you mean 'heap_mib'?") !=
+        std::string::npos);
+  CHECK(message_of([] {
+          generate("compile",
+                   Params{{"header_mib", std::int64_t{0}}, {"source_mib", std::int64_t{0}}});
         }).find("'header_mib' and 'source_mib' are both 0") != std::string::npos);
 }
 
@@ -403,7 +413,8 @@ TEST_CASE("generate() by name validates its options") {
   CHECK(generate("qsbench", p).size() > 0);
   const std::string msg = message_of([] { generate("qsbench", Params{{"procz", std::int64_t{2}}}); });
   CHECK(msg.find("unknown parameter 'procz' for generator 'qsbench': did you mean 'procs'?") != std::string::npos);
-  CHECK(message_of([] { generate("quicksort", Params{}); }).find("allowed compile, hog, kbuild") != std::string::npos);
+  CHECK(message_of([] { generate("quicksort", Params{}); }).find("allowed compile, hog, kbuild") !=
+        std::string::npos);
   CHECK(generate("hog", Params{{"mib", std::int64_t{1}}}).size() == 256);
 }
 

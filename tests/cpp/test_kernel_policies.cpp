@@ -1,6 +1,6 @@
 // Kernel policies (policies/active_inactive.cpp, rmap_aging.cpp, linux24_vscan.cpp,
-// linux24_mq.cpp, freebsd.cpp, mglru.cpp): each mechanism traced by hand, the state after each step in a
-// comment; expected numbers are worked out in the comments, never copied from a run.
+// linux24_mq.cpp, freebsd.cpp, mglru.cpp): each mechanism traced by hand, the state after each step
+// in a comment; expected numbers are worked out in the comments, never copied from a run.
 #include <doctest/doctest.h>
 
 #include <initializer_list>
@@ -806,7 +806,8 @@ void deactivate_all(Driver& d, PageId n) {
   for (PageId p = 0; p < n; ++p) REQUIRE(probe_linux24_mq(d.policy(), p) == kMqDirty);
 }
 
-TEST_CASE("linux24_mq: page_launder requeues a dirty page in its first loop, writes it in the second") {
+TEST_CASE(
+    "linux24_mq: page_launder requeues a dirty page in its first loop, writes it in the second") {
   // File pages D (id 0, written: dirty) and C (id 1, read). inactive_dirty [C D].
   // reclaim 1: page_launder loop 1: D dirty, first time through -> requeued [D C];
   //   C clean -> inactive_clean [C]. free_shortage: 1 clean < 1 wanted? no -> no second loop;

@@ -90,6 +90,10 @@ def test_cli_gen_compile(tmp_path):
     cli("gen", "compile", "-s", "3", "-P", "heap_mib=2", "-P", "header_mib=1", "-P", "source_mib=0",
         "-P", "ram_mib=16", "-o", str(path))
     assert same(pagesim.load(path), pagesim.generate("compile", **COMPILE))
+    # -m is the live heap.
+    cli("gen", "compile", "-m", "2", "-s", "3", "-P", "header_mib=1", "-P", "source_mib=0",
+        "-P", "ram_mib=16", "-o", str(path))
+    assert same(pagesim.load(path), pagesim.generate("compile", **COMPILE))
     r = cli("gen", "compile", "-P", "ggc_min_expand=-5", check=False)
     assert r.returncode == 2
     assert r.stderr == ("pagesim: error: parameter 'ggc_min_expand' = -5 is out of range: "

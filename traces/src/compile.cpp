@@ -50,7 +50,9 @@ constexpr std::uint64_t kHeaderVpn = 1ull << 36;  // file pages: headers, then t
 constexpr std::uint64_t kSourceVpn = 2ull << 36;
 constexpr std::uint64_t kMaxAllocation = 1ull << 22;  // pages allocated in all: 16 GiB
 
-std::uint64_t meta_vpn(std::uint64_t heap_page) { return kMetaVpn + heap_page / kEntriesPerMetaPage; }
+std::uint64_t meta_vpn(std::uint64_t heap_page) {
+  return kMetaVpn + heap_page / kEntriesPerMetaPage;
+}
 
 // The compiler's heap at page granularity: which pages are in use, which of those are live.
 class GcHeap {
@@ -119,7 +121,8 @@ class GcHeap {
   void write_entries_in_use() {
     std::uint64_t last_meta = UINT64_MAX;
     for (std::uint64_t p = 0; p < state_.size(); ++p) {
-      if (state_[p] != kFree && meta_vpn(p) != last_meta) out_.add(kPid, last_meta = meta_vpn(p), true);
+      if (state_[p] != kFree && meta_vpn(p) != last_meta)
+        out_.add(kPid, last_meta = meta_vpn(p), true);
     }
   }
 
@@ -153,11 +156,14 @@ namespace {
 
 // Options a C++ caller can get wrong; compile_options() has validated the named parameters.
 void check(const CompileOptions& o) {
-  if (o.heap_pages == 0) throw ConfigError("parameter 'heap_mib' (heap_pages) = 0 is out of range: at least 1");
+  if (o.heap_pages == 0)
+    throw ConfigError("parameter 'heap_mib' (heap_pages) = 0 is out of range: at least 1");
   if (o.header_pages + o.source_pages == 0) {
-    throw ConfigError("parameters 'header_mib' and 'source_mib' are both 0: the compile reads at least one page");
+    throw ConfigError(
+        "parameters 'header_mib' and 'source_mib' are both 0: the compile reads at least one page");
   }
-  if (o.ram_pages == 0) throw ConfigError("parameter 'ram_mib' (ram_pages) = 0 is out of range: at least 1");
+  if (o.ram_pages == 0)
+    throw ConfigError("parameter 'ram_mib' (ram_pages) = 0 is out of range: at least 1");
   if (!(o.live_fraction >= 0.01 && o.live_fraction <= 1)) {
     throw ConfigError("parameter 'live_fraction' is out of range: allowed 0.01 to 1");
   }
@@ -165,8 +171,9 @@ void check(const CompileOptions& o) {
     throw ConfigError("parameter 'old_reads' is out of range: allowed 0 to 1");
   }
   if (o.ggc_min_expand < -1 || o.ggc_min_heapsize < -1) {
-    throw ConfigError("parameters 'ggc_min_expand' and 'ggc_min_heapsize' are out of range: at least -1 "
-                      "(-1: gcc's heuristic for ram_mib)");
+    throw ConfigError(
+        "parameters 'ggc_min_expand' and 'ggc_min_heapsize' are out of range: at least -1 "
+        "(-1: gcc's heuristic for ram_mib)");
   }
 }
 
@@ -175,10 +182,12 @@ void check(const CompileOptions& o) {
 Trace generate_compile(const CompileOptions& o, std::vector<GcCollection>* collections) {
   check(o);
   const std::uint64_t units = o.header_pages + o.source_pages;
-  const auto allocation = static_cast<std::uint64_t>(static_cast<double>(o.heap_pages) / o.live_fraction + 0.5);
+  const auto allocation =
+      static_cast<std::uint64_t>(static_cast<double>(o.heap_pages) / o.live_fraction + 0.5);
   if (allocation > kMaxAllocation) {
     throw ConfigError("heap_mib / live_fraction = " + std::to_string(allocation / 256) +
-                      " MiB of allocation is too large: at most " + std::to_string(kMaxAllocation / 256));
+                      " MiB of allocation is too large: at most " +
+                      std::to_string(kMaxAllocation / 256));
   }
   const auto min_expand = static_cast<std::uint64_t>(
       o.ggc_min_expand >= 0 ? o.ggc_min_expand : ggc_min_expand_heuristic(o.ram_pages));
@@ -199,8 +208,8 @@ Trace generate_compile(const CompileOptions& o, std::vector<GcCollection>* colle
     }
     unit_pages.clear();
     for (const std::uint64_t end = share(u + 1, allocation, units); allocated < end; ++allocated) {
-      const bool long_lived =
-          share(allocated + 1, o.heap_pages, allocation) > share(allocated, o.heap_pages, allocation);
+      const bool long_lived = share(allocated + 1, o.heap_pages, allocation) >
+                              share(allocated, o.heap_pages, allocation);
       unit_pages.push_back(heap.alloc(long_lived));
     }
     const std::vector<std::uint64_t>& old = heap.long_lived();

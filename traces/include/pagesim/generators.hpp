@@ -134,7 +134,7 @@ Trace generate_kbuild(const KbuildOptions& options);
 // page-table lookups and release_pages (which munmaps free pages not reused by the next
 // collection; here they stay on the free list until reused) are not modelled.
 struct CompileOptions {
-  std::uint64_t heap_pages = 96 * 256;  // heap_mib: long-lived (live) heap at the end
+  std::uint64_t heap_pages = 96 * 256;   // heap_mib: long-lived (live) heap at the end
   std::uint64_t header_pages = 8 * 256;  // header_mib: headers read, first
   std::uint64_t source_pages = 2 * 256;  // source_mib: the source file read, after them
   std::uint64_t ram_pages = 64 * 256;    // ram_mib: the RAM gcc's heuristics see
@@ -159,7 +159,8 @@ struct GcCollection {
   std::uint64_t live_pages = 0;  // pages in use after the sweep
 };
 // `collections`, if given, receives every collection in order.
-Trace generate_compile(const CompileOptions& options, std::vector<GcCollection>* collections = nullptr);
+Trace generate_compile(const CompileOptions& options,
+                       std::vector<GcCollection>* collections = nullptr);
 // The options from named parameters (heap_mib, header_mib, source_mib, ram_mib in MiB,
 // ggc_min_expand in percent, ggc_min_heapsize in KiB, live_fraction, work, old_reads, seed),
 // validated;
