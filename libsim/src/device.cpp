@@ -154,9 +154,10 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
   decompress_ns_ = static_cast<Tick>(std::llround(config.decompress_us * 1e3));
 }
 
-Tick SwapDevice::busy_until(Tick t) const {
-  if (free_at_ <= t) return stats_.busy_ns;
-  return stats_.busy_ns - (free_at_ - std::max(t, current_start_));
+SwapDevice::Busy SwapDevice::busy_until(Tick t) const {
+  Busy b{stats_.read_busy_ns, stats_.write_busy_ns};
+  if (free_at_ > t) (current_write_ ? b.write : b.read) -= free_at_ - std::max(t, current_start_);
+  return b;
 }
 
 }  // namespace pagesim

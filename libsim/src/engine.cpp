@@ -319,9 +319,16 @@ void Engine::take_samples(Tick t) {
     vm_major_.push_back(static_cast<std::int64_t>(total.major_faults - vm_last_.major_faults));
     vm_swap_ins_.push_back(static_cast<std::int64_t>(total.swap_ins - vm_last_.swap_ins));
     vm_swap_outs_.push_back(static_cast<std::int64_t>(total.swap_outs - vm_last_.swap_outs));
-    const Tick busy = device_.queued_device() ? device_.busy_until(at) : device_.stats().busy_ns;
-    vm_busy_.push_back(static_cast<double>(busy - vm_last_busy_) /
-                       static_cast<double>(at - vm_last_time_));
+    const DeviceStats& st = device_.stats();
+    const SwapDevice::Busy busy = device_.queued_device()
+                                      ? device_.busy_until(at)
+                                      : SwapDevice::Busy{st.read_busy_ns, st.write_busy_ns};
+    const auto fraction = [&](Tick ns) {
+      return static_cast<double>(ns) / static_cast<double>(at - vm_last_time_);
+    };
+    vm_busy_.push_back(fraction(busy.read + busy.write - vm_last_busy_.read - vm_last_busy_.write));
+    vm_read_busy_.push_back(fraction(busy.read - vm_last_busy_.read));
+    vm_write_busy_.push_back(fraction(busy.write - vm_last_busy_.write));
     vm_last_ = total;
     vm_last_busy_ = busy;
     vm_last_time_ = at;
@@ -432,6 +439,8 @@ Result Engine::finish() {
     vm->swap_ins = col(vm_swap_ins_);
     vm->swap_outs = col(vm_swap_outs_);
     vm->device_busy = Eigen::Map<const Eigen::VectorXd>(vm_busy_.data(), rows);
+    vm->device_read_busy = Eigen::Map<const Eigen::VectorXd>(vm_read_busy_.data(), rows);
+    vm->device_write_busy = Eigen::Map<const Eigen::VectorXd>(vm_write_busy_.data(), rows);
     r.vmstat = std::move(vm);
   }
   return r;

@@ -53,8 +53,9 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
         Indexed by ``time_s`` (end of the interval; the last row may be a partial interval
         ending with the run): ``resident_<pid>`` (pages of each process, at the end of the
         interval), ``free_frames``, and for the interval ``faults``, ``major_faults``,
-        ``swap_ins``, ``swap_outs`` and ``device_busy`` (fraction of the interval the swap
-        device was busy). Empty when the run had ``interval_ns=0``.
+        ``swap_ins``, ``swap_outs``, ``device_busy`` (fraction of the interval the swap
+        device was busy) and its parts ``device_read_busy`` and ``device_write_busy`` (serving
+        reads and writes). Empty when the run had ``interval_ns=0``.
     """
     arrays = result.vmstat_arrays
     if arrays is None:
@@ -63,7 +64,8 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
     pids = [p["pid"] for p in result.per_process]
     for k, pid in enumerate(pids):
         data[f"resident_{pid}"] = arrays["resident"][:, k]
-    for name in ("free_frames", "faults", "major_faults", "swap_ins", "swap_outs", "device_busy"):
+    for name in ("free_frames", "faults", "major_faults", "swap_ins", "swap_outs", "device_busy",
+                 "device_read_busy", "device_write_busy"):
         data[name] = arrays[name]
     df = pd.DataFrame(data, index=pd.Index(arrays["time_ns"] * _NS, name="time_s"))
     return df

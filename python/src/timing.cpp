@@ -103,13 +103,14 @@ py::object vmstat_state(const Result& r) {
   const Vmstat& v = *r.vmstat;
   return py::make_tuple(v.interval_ns, array_of(v.time_ns), array_of(v.resident),
                         array_of(v.free_frames), array_of(v.faults), array_of(v.major_faults),
-                        array_of(v.swap_ins), array_of(v.swap_outs), array_of(v.device_busy));
+                        array_of(v.swap_ins), array_of(v.swap_outs), array_of(v.device_busy),
+                        array_of(v.device_read_busy), array_of(v.device_write_busy));
 }
 
 std::shared_ptr<const Vmstat> vmstat_from(py::handle state) {
   if (state.is_none()) return nullptr;
   const auto s = state.cast<py::tuple>();
-  if (s.size() != 9) throw ConfigError("unsupported pickled Result state");
+  if (s.size() != 11) throw ConfigError("unsupported pickled Result state");
   auto v = std::make_shared<Vmstat>();
   v->interval_ns = s[0].cast<Tick>();
   v->time_ns = matrix_from<Vmstat::Column>(s[1]);
@@ -120,6 +121,8 @@ std::shared_ptr<const Vmstat> vmstat_from(py::handle state) {
   v->swap_ins = matrix_from<Vmstat::Column>(s[6]);
   v->swap_outs = matrix_from<Vmstat::Column>(s[7]);
   v->device_busy = matrix_from<Eigen::VectorXd>(s[8]);
+  v->device_read_busy = matrix_from<Eigen::VectorXd>(s[9]);
+  v->device_write_busy = matrix_from<Eigen::VectorXd>(s[10]);
   return v;
 }
 
@@ -201,6 +204,8 @@ void register_timing(py::module_& m) {
             d["swap_ins"] = column(vm.swap_ins, self);
             d["swap_outs"] = column(vm.swap_outs, self);
             d["device_busy"] = column(vm.device_busy, self);
+            d["device_read_busy"] = column(vm.device_read_busy, self);
+            d["device_write_busy"] = column(vm.device_write_busy, self);
             return std::move(d);
           },
           "The vmstat series as read-only numpy views (None when interval_ns=0).")

@@ -145,6 +145,9 @@ TEST_CASE("vmstat rows: counts per interval, state at the end of each") {
   CHECK(vm.device_busy(0) == doctest::Approx(0.9));
   CHECK(vm.device_busy(1) == doctest::Approx(1.0));
   CHECK(vm.device_busy(3) == doctest::Approx(0.2));
+  // All of it a read.
+  CHECK(vm.device_read_busy == vm.device_busy);
+  CHECK(vm.device_write_busy.isZero());
   Params off = p;
   off.set("interval_ns", std::int64_t{0});
   CHECK_FALSE(simulate(t, "lru", off).vmstat);
@@ -210,6 +213,8 @@ void check_same_run(const Result& plain, const Result& general) {
   CHECK(a.swap_ins == b.swap_ins);
   CHECK(a.swap_outs == b.swap_outs);
   CHECK(a.device_busy == b.device_busy);
+  CHECK(a.device_read_busy == b.device_read_busy);
+  CHECK(a.device_write_busy == b.device_write_busy);
 }
 
 TEST_CASE("the plain replay loop keeps time as the general loop: ticks, vmstat rows, elapsed") {

@@ -376,3 +376,24 @@ def test_big_compile_readahead_and_swap_before_the_collection(compile_example, c
         assert before["swap_outs"] >= 65548 - compile_example.FRAMES == 49164, policy
         if policy == "lru":
             assert before["swap_outs"] == 62879
+
+
+def test_read_priority_vmstat_splits_the_disks_time(capsys):
+    # README: the same run with interval_ns=2 s. Every swap-out happens in the first interval,
+    # process 1 is done at once, and the disk writes its queue for about two seconds while it
+    # serves process 2's reads; then it only reads.
+    example = load_example("read_priority_seeks.py")
+    capsys.readouterr()
+    r = pagesim.simulate(example.trace, "lru", frames=512, device="hdd-2002",
+                         io_scheduler="read_priority", low_watermark=8, high_watermark=40,
+                         quantum_ns=1000, interval_ns=2_000_000_000)
+    vm = r.vmstat()
+    assert vm["swap_outs"].tolist() == [2560] + [0] * (len(vm) - 1)
+    assert round(r.time_summary().loc[1, "elapsed_s"] * 1e3, 2) == 0.26  # ms
+    parts = vm["device_read_busy"] + vm["device_write_busy"]
+    assert parts.tolist() == pytest.approx(vm["device_busy"].tolist())
+    assert round(vm["device_write_busy"].iloc[0], 2) == 0.56
+    assert round(vm["device_read_busy"].iloc[0], 2) == 0.44
+    assert 0 < vm["device_write_busy"].iloc[1] < 0.1
+    assert (vm["device_write_busy"].iloc[2:] == 0).all()
+    assert (vm["device_busy"] > 0.9999).all()

@@ -53,11 +53,17 @@ def test_vmstat_is_a_read_only_view_and_a_dataframe():
     assert arrays["resident"].shape == (14, 1)
     df = r.vmstat()
     assert list(df.columns) == ["resident_1", "free_frames", "faults", "major_faults",
-                                "swap_ins", "swap_outs", "device_busy"]
+                                "swap_ins", "swap_outs", "device_busy", "device_read_busy",
+                                "device_write_busy"]
     assert df["swap_outs"].sum() == 1 and df["swap_ins"].sum() == 1
     # The device is busy from 200 ns to the end, so every full interval after the first is
-    # busy all the time.
+    # busy all the time: the write of slot 0 from 200 to 436733 ns, then the read until the
+    # end (test_time_summary_on_hdd_2002 above).
     assert df["device_busy"].iloc[1:13].tolist() == [1.0] * 12
+    assert df["device_write_busy"].iloc[0] == pytest.approx(436533 / 1e6)
+    assert df["device_read_busy"].iloc[0] == pytest.approx((1e6 - 436733) / 1e6)
+    assert df["device_read_busy"].iloc[1:13].tolist() == [1.0] * 12
+    assert df["device_write_busy"].iloc[1:].sum() == 0
     assert pagesim.simulate(tiny(), "lru", interval_ns=0, **TINY).vmstat().empty
 
 

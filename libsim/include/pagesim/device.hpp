@@ -144,8 +144,12 @@ class SwapDevice {
   std::size_t queued() const { return queue_.size(); }
   // When the device is (or was last) free to start the next request.
   Tick free_at() const { return free_at_; }
-  // Busy time in [0, t), for t not before the start of the last started request.
-  Tick busy_until(Tick t) const;
+  // Busy time in [0, t) serving reads and writes, for t not before the start of the last
+  // started request.
+  struct Busy {
+    Tick read = 0, write = 0;
+  };
+  Busy busy_until(Tick t) const;
   std::uint64_t head() const { return head_; }
   std::uint64_t span() const { return span_; }
   // zram: CPU time of one page.
@@ -189,6 +193,7 @@ class SwapDevice {
   std::uint64_t head_ = 0;
   Tick free_at_ = 0;
   Tick current_start_ = 0;
+  bool current_write_ = false;
   DeviceStats stats_;
 };
 
@@ -281,6 +286,7 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   }
   head_ = position + pages;
   current_start_ = start;
+  current_write_ = write;
   free_at_ = start + service;
   stats_.busy_ns += service;
   if (write) {

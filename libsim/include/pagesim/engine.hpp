@@ -343,9 +343,9 @@ class Engine {
   // vmstat rows, flattened.
   std::vector<std::int64_t> vm_time_, vm_resident_, vm_free_, vm_faults_, vm_major_,
       vm_swap_ins_, vm_swap_outs_;
-  std::vector<double> vm_busy_;
+  std::vector<double> vm_busy_, vm_read_busy_, vm_write_busy_;
   Counters vm_last_;
-  Tick vm_last_busy_ = 0;
+  SwapDevice::Busy vm_last_busy_;
   Tick vm_last_time_ = 0;
 };
 
