@@ -90,8 +90,7 @@ class Linux24Vscan final : public Policy {
   void reset(std::size_t num_pages, std::size_t /*frames*/) override {
     lists_.reset(num_pages, 2);
     pg_referenced_.assign(num_pages, 0);
-    walk_.clear();
-    mm_begin_.clear();
+    walk_ = AnonWalkOrder{};
     mm_end_.clear();
     hand_.clear();
     swap_mm_ = 0;
@@ -111,13 +110,13 @@ class Linux24Vscan final : public Policy {
   void on_free(PageId p, PageTableView view) override {
     lists_.remove(p);
     pg_referenced_[p] = 0;
-    if (mm_begin_.empty()) build_walk_order(view.trace());
+    if (walk_.begin.empty()) build_walk_order(view.trace());
     const std::size_t mm = view.proc(p);
-    if (mm_end_[mm] != mm_begin_[mm]) mmput(mm);
+    if (mm_end_[mm] != walk_.begin[mm]) mmput(mm);
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    if (mm_begin_.empty()) build_walk_order(view.trace());
+    if (walk_.begin.empty()) build_walk_order(view.trace());
     for (int cycle = 0; cycle < 3 && out.size() < want; ++cycle) {
       for (unsigned priority = kDefPriority; priority >= 1 && out.size() < want; --priority) {
         const std::size_t nr_pages = want - out.size();
@@ -139,13 +138,10 @@ class Linux24Vscan final : public Policy {
   }
 
   void build_walk_order(const Trace& trace) {
-    AnonWalkOrder order;
-    order.build(trace);
-    walk_ = std::move(order.pages);
-    mm_begin_ = std::move(order.begin);
+    walk_.build(trace);
     const std::size_t procs = trace.num_procs();
-    mm_end_.assign(mm_begin_.begin() + 1, mm_begin_.end());
-    hand_.assign(mm_begin_.begin(), mm_begin_.end() - 1);
+    mm_end_.assign(walk_.begin.begin() + 1, walk_.begin.end());
+    hand_.assign(walk_.begin.begin(), walk_.begin.end() - 1);
     swap_mm_ = 0;
     mmlist_nr_ = procs;
   }
@@ -153,8 +149,8 @@ class Linux24Vscan final : public Policy {
   // An empty walk is what unlinks the mm: swap_out passes over it as over a process without
   // anonymous pages, and its swap_address goes with it.
   void mmput(std::size_t mm) {
-    mm_end_[mm] = mm_begin_[mm];
-    hand_[mm] = mm_begin_[mm];
+    mm_end_[mm] = walk_.begin[mm];
+    hand_[mm] = walk_.begin[mm];
     --mmlist_nr_;
     if (swap_mm_ == mm) {
       // mm->mmlist.next: exited mm's are no longer on the list.
@@ -166,7 +162,7 @@ class Linux24Vscan final : public Policy {
 
   // A process without anonymous pages has an empty walk too, but never exits here.
   bool exited(std::size_t mm) const {
-    return mm_end_[mm] == mm_begin_[mm] && mm_begin_[mm] != mm_begin_[mm + 1];
+    return mm_end_[mm] == walk_.begin[mm] && walk_.begin[mm] != walk_.begin[mm + 1];
   }
 
   void refill_inactive(std::size_t n) {
@@ -207,7 +203,7 @@ class Linux24Vscan final : public Policy {
     for (std::size_t counter = 0; counter <= mmlist_nr_; ++counter) {
       std::size_t mm = swap_mm_;
       for (std::size_t k = 0; k <= procs && hand_[mm] == mm_end_[mm]; ++k) {
-        hand_[mm] = mm_begin_[mm];
+        hand_[mm] = walk_.begin[mm];
         mm = (mm + 1) % procs;
         swap_mm_ = mm;
       }
@@ -219,7 +215,7 @@ class Linux24Vscan final : public Policy {
   bool swap_out_mm(std::size_t mm, std::size_t want, PageTableView& view, VictimList& out) {
     const std::size_t end = mm_end_[mm];
     while (hand_[mm] < end) {
-      const PageId p = walk_[hand_[mm]++];
+      const PageId p = walk_.pages[hand_[mm]++];
       if (!view.resident(p) || lists_.list_of(p) == PageLists::kNone) continue;
       if (view.test_and_clear_referenced(p)) {
         mark_page_accessed(p);
@@ -245,10 +241,9 @@ class Linux24Vscan final : public Policy {
 
   PageLists lists_;
   std::vector<std::uint8_t> pg_referenced_;
-  // walk_[mm_begin_[m] .. mm_end_[m]) = process m's anonymous pages in vpn order (empty once
-  // it exited); hand_[m] = index of its swap_address in walk_.
-  std::vector<PageId> walk_;
-  std::vector<std::size_t> mm_begin_;
+  // walk_.pages[walk_.begin[m] .. mm_end_[m]) = process m's anonymous pages in vpn order
+  // (empty once it exited); hand_[m] = index of its swap_address in walk_.pages.
+  AnonWalkOrder walk_;
   std::vector<std::size_t> mm_end_;
   std::vector<std::size_t> hand_;
   std::size_t swap_mm_ = 0;
