@@ -97,7 +97,7 @@ class GcHeap {
     std::uint64_t last_meta = UINT64_MAX;
     for (std::uint64_t p = 0; p < state_.size(); ++p) {  // ggc_mark_roots, in address order
       if (state_[p] != kLive) continue;
-      if (meta_vpn(p) != last_meta) out_.add(kPid, last_meta = meta_vpn(p), true);
+      write_entry(p, last_meta);
       out_.add(kPid, kHeapVpn + p, false);
     }
     c.sweep = out_.size();
@@ -121,9 +121,14 @@ class GcHeap {
   void write_entries_in_use() {
     std::uint64_t last_meta = UINT64_MAX;
     for (std::uint64_t p = 0; p < state_.size(); ++p) {
-      if (state_[p] != kFree && meta_vpn(p) != last_meta)
-        out_.add(kPid, last_meta = meta_vpn(p), true);
+      if (state_[p] != kFree) write_entry(p, last_meta);
     }
+  }
+
+  // Writes heap page p's page_entry; consecutive entries on one page are one access (`last`:
+  // the page written last in this phase).
+  void write_entry(std::uint64_t p, std::uint64_t& last) {
+    if (meta_vpn(p) != last) out_.add(kPid, last = meta_vpn(p), true);
   }
 
   enum : std::uint8_t { kFree, kLive, kDying, kGarbage };
