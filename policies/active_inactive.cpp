@@ -1,4 +1,5 @@
-// Linux 2.5/2.6 active/inactive two-list LRU, with workingset refault detection as an option.
+// Linux 2.5/2.6 active/inactive two-list LRU, with workingset refault detection and the swap
+// token (token-based thrashing protection) as options.
 //
 // Sources (the kernel version of each rule is named beside it):
 //   Linux 2.6.20 mm/swap.c mark_page_accessed, lru_cache_add, lru_cache_add_active;
@@ -8,7 +9,10 @@
 //     with 6.1's inactive_ratio for both types (mm/vmscan.c inactive_is_low);
 //   Linux ~2.6.36 mm/vmscan.c get_scan_count (anon/file balance by swappiness), simplified;
 //   Linux 5.9+ mm/workingset.c workingset_eviction, workingset_refault,
-//     workingset_activation (nonresident_age, refault distance, workingset size).
+//     workingset_activation (nonresident_age, refault distance, workingset size);
+//   Linux 2.6.9 mm/thrash.c grab_swap_token, should_release_swap_token, __put_swap_token,
+//     mm/memory.c do_swap_page, mm/rmap.c page_referenced_one; 2.6.10's "vmscan: ignore swap
+//     token when in trouble" (page_referenced(page, is_locked, sc->priority <= 0)).
 // See /work/shared/reference/linux-reclaim.md section 2.
 //
 // Page model. Anonymous pages are mapped: their accesses set only the pte young bit (the
@@ -64,6 +68,44 @@
 //     Shadows live in a per-page array (the kernel keeps them in the page cache tree and a
 //     shrinker may drop them; never here).
 //
+//   swap_token=true (2.6.9 mm/thrash.c, after Song Jiang and Xiaodong Zhang's token-ordered
+//   LRU; in the kernel from 2.6.9 to 3.4). One process at a time holds the token; reclaim run
+//   on behalf of any other process sees the holder's mapped pages as referenced, so the
+//   holder keeps its working set while it pages in. Time is jiffies at HZ=1000 (2.6.9's
+//   i386 default): the virtual clock, read at a tick every millisecond.
+//     do_swap_page, when the page had to be read from swap (not in the swap cache):
+//       grab_swap_token()
+//     grab_swap_token():
+//       if (has_swap_token(current->mm)) { current->mm->recent_pagein = 1; return; }
+//       if (time_after(jiffies, swap_token_check)) {
+//         if (time_before(jiffies, current->mm->swap_token_time)) return;  /* held it lately */
+//         swap_token_check = jiffies + SWAP_TOKEN_CHECK_INTERVAL;          /* HZ * 2 */
+//         if ((reason = should_release_swap_token(swap_token_mm))) {
+//           eligible = jiffies; if (reason == SWAP_TOKEN_TIMED_OUT) eligible += timeout;
+//           swap_token_mm->swap_token_time = eligible;
+//           swap_token_timeout = jiffies + timeout;                /* HZ * 300 */
+//           swap_token_mm = current->mm;
+//         }
+//       }
+//     should_release_swap_token(mm): ENOUGH_RSS if !mm->recent_pagein, else TIMED_OUT if
+//       time_after(jiffies, swap_token_timeout), else 0; then mm->recent_pagein = 0.
+//       The token starts with init_mm, which never pages in: the first try takes it.
+//     page_referenced_one(): if (mm != current->mm && !ignore_token && has_swap_token(mm))
+//       referenced++;  -- after the young bit is test-and-cleared, so the bits go as without
+//       the token. Only mapped pages go through it: anonymous pages here, not the page cache.
+//     ignore_token = sc->priority <= 0 (2.6.10): without it 2.6.9's reclaim for another
+//       process could scan the holder's pages to no effect and end in the OOM killer. The
+//       priority loop scans nr_pages >> priority at priorities 12 .. 1, about as many pages
+//       as memory holds, before it reaches 0; this model reclaims one page at a time, so a
+//       reclaim ignores the token once it has scanned as many pages as are resident.
+//     process exit (free_on_exit): __put_swap_token gives the token back to init_mm and sets
+//       swap_token_check = jiffies. Without free_on_exit a process that ended keeps it until a
+//       try finds it has not paged in since the try before (SWAP_TOKEN_ENOUGH_RSS).
+//     current->mm in reclaim: the process whose fault asked for the room; watermark reclaim
+//       (kswapd) has none, so the holder's pages are protected from it too.
+//   Parameter swap_token_timeout: seconds, as the later 2.6 sysctl vm.swap_token_timeout (default
+//   300, SWAP_TOKEN_TIMEOUT).
+//
 //   process exit (free_on_exit; 2.6.20 exit_mmap -> zap_pte_range -> free_pages_and_swap_cache
 //   -> release_pages, and free_swap_and_cache for swapped-out ptes):
 //     if (PageLRU(page)) del_page_from_lru(zone, page);  -- and nr_active/nr_inactive drop
@@ -71,6 +113,7 @@
 //     in the swap cache and goes with its slot, so the freed page leaves no refault history.
 //     recent_scanned/recent_rotated and nonresident_age are not touched: the kernel leaves them.
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -87,6 +130,13 @@ constexpr std::size_t kFile = 1;
 constexpr std::size_t inactive_list(std::size_t type) { return 2 * type; }
 constexpr std::size_t active_list(std::size_t type) { return 2 * type + 1; }
 
+// Swap token (2.6.9 mm/thrash.c): HZ = 1000, so a jiffy is a millisecond.
+constexpr Tick kJiffyNs = 1'000'000;
+constexpr std::uint64_t kSwapTokenCheckInterval = 2 * 1000;  // SWAP_TOKEN_CHECK_INTERVAL, HZ * 2
+// init_mm, which holds the token when no process does (and never pages in); kswapd's
+// current->mm in reclaim with no faulting process.
+constexpr ProcId kInitMm = std::numeric_limits<ProcId>::max();
+
 class ActiveInactive final : public Policy {
  public:
   explicit ActiveInactive(const Params& params)
@@ -94,9 +144,15 @@ class ActiveInactive final : public Policy {
                             "active"),
         inactive_ratio_(static_cast<std::size_t>(params.get_int("inactive_ratio", 1, 1, 1000))),
         swappiness_(static_cast<std::uint64_t>(params.get_int("swappiness", 60, 0, 200))),
-        workingset_(params.get_bool("workingset", false)) {}
+        workingset_(params.get_bool("workingset", false)),
+        swap_token_(params.get_bool("swap_token", false)),
+        swap_token_default_timeout_(
+            static_cast<std::uint64_t>(params.get_int("swap_token_timeout", 300, 1, 1'000'000)) *
+            1000) {}
 
-  PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
+  PolicyTraits traits() const override {
+    return {/*needs_hits=*/true, /*needs_future=*/false, swap_token_ ? kJiffyNs : 0};
+  }
 
   // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
   // benefits from having the page's list node in cache.
@@ -109,6 +165,12 @@ class ActiveInactive final : public Policy {
     pg_referenced_.assign(num_pages, 0);
     shadow_.assign(workingset_ ? num_pages : 0, 0);
     nonresident_age_ = 0;
+    swapped_.assign(swap_token_ ? num_pages : 0, 0);
+    mm_.clear();
+    token_mm_ = kInitMm;
+    jiffies_ = 0;
+    swap_token_check_ = 0;
+    swap_token_timeout_ = 0;
     for (std::size_t t = 0; t < 2; ++t) {
       recent_scanned_[t] = 0;
       recent_rotated_[t] = 0;
@@ -136,19 +198,38 @@ class ActiveInactive final : public Policy {
     pg_referenced_[p] = 0;
     lists_.push_front(active ? active_list(type) : inactive_list(type), p);
     if (type == kFile) mark_page_accessed(p);
+    // do_swap_page: read from swap, not found in the swap cache (a readahead page is a hit).
+    if (swap_token_ && type == kAnon && !a.readahead && swapped_[p]) grab_swap_token(a.proc);
   }
 
-  void on_free(PageId p, PageTableView) override {
+  void on_tick(Tick now, PageTableView) override { jiffies_ = now / kJiffyNs; }
+
+  // Whether the victim left a copy in swap: then its next fault reads it back.
+  void on_evict(PageId p, PageTableView view) override {
+    if (swap_token_) swapped_[p] = view.in_swap(p);
+  }
+
+  void on_free(PageId p, PageTableView view) override {
     lists_.remove(p);
     pg_referenced_[p] = 0;
     if (workingset_) shadow_[p] = 0;
+    if (swap_token_) {
+      swapped_[p] = 0;
+      if (view.proc(p) == token_mm_) {  // __put_swap_token
+        token_mm_ = kInitMm;
+        swap_token_check_ = jiffies_;
+      }
+    }
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     // Every step either evicts or clears a referenced bit and moves a page, and nothing sets
     // bits meanwhile, so a few passes over memory always suffice; the guard only protects
     // against a bug turning into a hang.
-    std::size_t guard = 4 * view.resident_count() + 64;
+    std::size_t guard = 5 * view.resident_count() + 64;
+    current_mm_ = view.incoming() == kNoPage ? kInitMm : view.proc(view.incoming());
+    reclaim_resident_ = view.resident_count();
+    reclaim_scanned_ = 0;
     while (out.size() < want) {
       if (guard-- == 0) {
         evict_any(out);
@@ -169,6 +250,11 @@ class ActiveInactive final : public Policy {
     const std::uint8_t list = lists_.list_of(p);
     if (list == PageLists::kNone) return -1;
     return list + (pg_referenced_[p] ? 4 : 0);
+  }
+
+  // Test hook (probe_swap_token): the process holding the swap token, -1 for init_mm.
+  std::int64_t token_holder() const {
+    return token_mm_ == kInitMm ? -1 : static_cast<std::int64_t>(token_mm_);
   }
 
  private:
@@ -218,12 +304,56 @@ class ActiveInactive final : public Policy {
     return type;
   }
 
-  // page_referenced(): anonymous pages are mapped, so their pte young bit counts.
+  // page_referenced(): anonymous pages are mapped, so their pte young bit counts, and so
+  // does the swap token of their process.
   bool page_referenced(PageId p, std::size_t type, PageTableView& view) {
     bool referenced = pg_referenced_[p] != 0;
     pg_referenced_[p] = 0;
-    if (type == kAnon) referenced = view.test_and_clear_referenced(p) || referenced;
+    if (type == kAnon) {
+      referenced = view.test_and_clear_referenced(p) || referenced;
+      if (swap_token_) referenced = token_protects(view.proc(p)) || referenced;
+    }
     return referenced;
+  }
+
+  // page_referenced_one: mm != current->mm && !ignore_token && has_swap_token(mm), with
+  // ignore_token once this reclaim has scanned as many pages as were resident (the header).
+  bool token_protects(ProcId mm) const {
+    const bool ignore_token = reclaim_scanned_ > reclaim_resident_;
+    return mm == token_mm_ && mm != current_mm_ && !ignore_token;
+  }
+
+  void grab_swap_token(ProcId current) {
+    if (current >= mm_.size()) mm_.resize(current + 1);
+    if (current == token_mm_) {  // "We have the token. Let others know we still need it."
+      mm_[current].recent_pagein = true;
+      return;
+    }
+    if (jiffies_ <= swap_token_check_) return;            // !time_after
+    if (jiffies_ < mm_[current].swap_token_time) return;  // held it lately
+    swap_token_check_ = jiffies_ + kSwapTokenCheckInterval;
+    const Release reason = should_release_swap_token();
+    if (reason == Release::kNo) return;
+    if (token_mm_ != kInitMm) {
+      mm_[token_mm_].swap_token_time =
+          jiffies_ + (reason == Release::kTimedOut ? swap_token_default_timeout_ : 0);
+    }
+    swap_token_timeout_ = jiffies_ + swap_token_default_timeout_;
+    token_mm_ = current;
+  }
+
+  enum class Release { kNo, kEnoughRss, kTimedOut };
+  Release should_release_swap_token() {
+    if (token_mm_ == kInitMm) return Release::kEnoughRss;  // init_mm never pages in
+    MmToken& mm = mm_[token_mm_];
+    Release reason = Release::kNo;
+    if (!mm.recent_pagein) {
+      reason = Release::kEnoughRss;
+    } else if (jiffies_ > swap_token_timeout_) {
+      reason = Release::kTimedOut;
+    }
+    mm.recent_pagein = false;
+    return reason;
   }
 
   void activate(PageId p, std::size_t type) {
@@ -237,6 +367,7 @@ class ActiveInactive final : public Policy {
     // (inactive * ratio < active) or it is empty while the type has resident pages.
     const PageId p = lists_.back(active_list(type));
     ++recent_scanned_[type];
+    ++reclaim_scanned_;
     if (type == kAnon && page_referenced(p, type, view)) {
       lists_.move_to_front(active_list(type), p);
       ++recent_rotated_[type];
@@ -248,6 +379,7 @@ class ActiveInactive final : public Policy {
   void shrink_inactive_page(std::size_t type, PageTableView& view, VictimList& out) {
     const PageId p = lists_.back(inactive_list(type));
     ++recent_scanned_[type];
+    ++reclaim_scanned_;
     if (page_referenced(p, type, view) && type == kAnon) {
       activate(p, type);
       return;
@@ -276,6 +408,23 @@ class ActiveInactive final : public Policy {
   std::vector<std::uint8_t> pg_referenced_;
   std::vector<std::uint64_t> shadow_;
   std::uint64_t nonresident_age_ = 0;
+  // Swap token: per page, whether its next fault reads it from swap; per process (mm), the
+  // token fields of mm_struct.
+  struct MmToken {
+    std::uint64_t swap_token_time = 0;  // jiffies before which it may not take the token
+    bool recent_pagein = false;
+  };
+  bool swap_token_;
+  std::uint64_t swap_token_default_timeout_;  // jiffies
+  std::vector<std::uint8_t> swapped_;
+  std::vector<MmToken> mm_;
+  ProcId token_mm_ = kInitMm;         // swap_token_mm
+  ProcId current_mm_ = kInitMm;       // current->mm of the reclaim in progress
+  std::size_t reclaim_resident_ = 0;  // pages resident when it began
+  std::size_t reclaim_scanned_ = 0;   // pages it has scanned
+  std::uint64_t jiffies_ = 0;
+  std::uint64_t swap_token_check_ = 0;
+  std::uint64_t swap_token_timeout_ = 0;
   std::uint64_t recent_scanned_[2] = {0, 0};
   std::uint64_t recent_rotated_[2] = {0, 0};
   std::int64_t credit_[2] = {0, 0};
@@ -287,8 +436,12 @@ std::int64_t probe_active_inactive(const Policy& policy, PageId page) {
   return dynamic_cast<const ActiveInactive&>(policy).probe(page);
 }
 
+std::int64_t probe_swap_token(const Policy& policy) {
+  return dynamic_cast<const ActiveInactive&>(policy).token_holder();
+}
+
 PAGESIM_REGISTER_POLICY(ActiveInactive, "active_inactive",
                         "Linux 2.6 active/inactive lists, mark_page_accessed promotion, "
-                        "optional workingset refault detection");
+                        "optional workingset refault detection and swap token");
 
 }  // namespace pagesim

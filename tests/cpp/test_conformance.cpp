@@ -28,17 +28,52 @@ Params with_order(const std::string& name, Params params) {
   return params;
 }
 
+// A policy with its parameters: every registered policy as it comes, and the documented
+// parameters that switch on a mechanism of its own (README, "Kernel policies").
+struct Variant {
+  std::string name;
+  Params params;
+};
+
+std::vector<Variant> variants() {
+  std::vector<Variant> out;
+  for (const std::string& name : Registry::instance().names()) out.push_back({name, {}});
+  out.push_back({"active_inactive", {{"workingset", true}}});
+  // A millisecond per access, so that the token changes hands within these short traces.
+  out.push_back({"active_inactive", {{"swap_token", true}, {"cpu_ns", std::int64_t{1'000'000}}}});
+  out.push_back({"active_inactive", {{"anon_insert", std::string("inactive")}}});
+  out.push_back({"rmap_aging", {{"aging", std::string("exponential")}}});
+  out.push_back({"freebsd", {{"defer_swapspace_pageouts", true}}});
+  return out;
+}
+
+std::string describe(const Params& params) {
+  std::string out;
+  for (const auto& [key, value] : params.values()) out += key + "=" + to_string(value) + " ";
+  return out;
+}
+
 TEST_CASE("conformance: every registered policy") {
-  const auto names = Registry::instance().names();
-  REQUIRE(names.size() >= 5);
-  for (const std::string& name : names) {
+  REQUIRE(Registry::instance().names().size() >= 5);
+  for (const Variant& variant : variants()) {
+    const std::string& name = variant.name;
     CAPTURE(name);
+    const std::string with = describe(variant.params);
+    CAPTURE(with);
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
       CAPTURE(seed);
       const Trace t = random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0);
       const auto frames = static_cast<std::int64_t>(1 + seed % 9);
       CAPTURE(frames);
-      const Params params = with_order(name, Params{{"frames", frames}});
+      // The variant's parameters with `more` set.
+      const auto with_params =
+          [&](std::initializer_list<std::pair<const std::string, Params::Value>> more) {
+            Params p = variant.params;
+            p.set("frames", frames);
+            for (const auto& [key, value] : more) p.set(key, value);
+            return p;
+          };
+      const Params params = with_order(name, with_params({}));
       // No exception: the engine checked every nomination (resident, distinct, not too many).
       const Result r = simulate(t, name, params);
       check_sums(r.total);
@@ -59,8 +94,9 @@ TEST_CASE("conformance: every registered policy") {
       // Prescient MIN is a lower bound on faults of textbook demand paging in one order: no
       // readahead, static order for both.
       {
-        Params textbook{{"frames", frames}, {"page_cluster", std::int64_t{0}},
-                        {"schedule", std::string("static")}, {"interval_ns", std::int64_t{700}}};
+        const Params textbook = with_params({{"page_cluster", std::int64_t{0}},
+                                             {"schedule", std::string("static")},
+                                             {"interval_ns", std::int64_t{700}}});
         const Result own = simulate(t, name, textbook);
         CHECK(simulate(t, "belady", textbook).total.faults <= own.total.faults);
         // Demand paging one victim at a time: select_victim inlined (a one-process trace
@@ -98,7 +134,7 @@ TEST_CASE("conformance: every registered policy") {
       }
 
       // The virtual path (a Policy& from the factory) gives the same counts as the inlined one.
-      const Params fresh = with_order(name, Params{{"frames", frames}});
+      const Params fresh = with_order(name, with_params({}));
       auto instance = Registry::instance().get(name).make(fresh);
       CHECK(simulate(t, *instance, fresh, name).total == r.total);
 
@@ -106,7 +142,8 @@ TEST_CASE("conformance: every registered policy") {
       // a fault that finds one frame free reclaims one page.
       for (std::int64_t high : {2, 3}) {
         if (frames < 4) break;
-        const Params batch = with_order(name, Params{{"frames", frames}, {"low_watermark", std::int64_t{1}}, {"high_watermark", high}});
+        const Params batch = with_order(
+            name, with_params({{"low_watermark", std::int64_t{1}}, {"high_watermark", high}}));
         const Result b = simulate(t, name, batch);
         check_sums(b.total);
         CHECK(b.total.faults + b.total.readahead_pages - b.total.evictions <=

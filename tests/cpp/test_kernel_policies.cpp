@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "helpers.hpp"
+#include "random_traces.hpp"
 
 namespace pagesim {
 // Test hooks defined beside each policy (the classes themselves are private to their files).
@@ -15,6 +16,7 @@ std::int64_t probe_rmap_aging(const Policy& policy, PageId page);
 std::int64_t probe_mglru(const Policy& policy, PageId page);
 std::int64_t probe_freebsd(const Policy& policy, PageId page);
 std::int64_t probe_linux24_mq(const Policy& policy, PageId page);
+std::int64_t probe_swap_token(const Policy& policy);
 }  // namespace pagesim
 
 namespace pagesim::test {
@@ -222,6 +224,206 @@ TEST_CASE("active_inactive rejects bad parameters") {
                   ConfigError);
   CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"anon_insert", std::string("lru")}}),
                   ConfigError);
+  CHECK_THROWS_WITH_AS(
+      run(t, "active_inactive", 2, Params{{"swap_token_timeout", std::int64_t{0}}}),
+      doctest::Contains("swap_token_timeout"), ConfigError);
+}
+
+// ---- active_inactive swap_token --------------------------------------------------------
+
+// Swap-token runs: trace order, no readahead, one second of CPU per access, so the access at
+// position k (from 0) runs at jiffies 1000 (k + 1) (HZ 1000; a tick every jiffy).
+struct Step {
+  std::uint64_t pid;
+  std::uint64_t vpn;
+  bool write;
+};
+
+// Anonymous accesses in this order.
+Trace steps_trace(const std::vector<Step>& steps) {
+  TraceBuilder b;
+  for (const Step& s : steps) b.add(s.pid, s.vpn, s.write);
+  return std::move(b).build();
+}
+
+Params token_params(std::int64_t frames, Params params = {}) {
+  params.set("frames", frames);
+  params.set("swap_token", true);
+  params.set("cpu_ns", std::int64_t{1'000'000'000});
+  return testing::textbook(params);
+}
+
+TEST_CASE("active_inactive swap_token: the holder's idle page outlives another process's reclaim") {
+  // 3 frames, anon_insert=inactive. A = pid 1 (pages a1 a2), B = pid 2 (b1..b5); every
+  // page written first, so each eviction leaves a swap copy. Lists head first; * = young.
+  // k0-k2  A W a1, A W a2, B W b1                inactive[b1* a2* a1*]
+  // k3 B W b2: inactive tail a1* -> active (bit cleared), a2* -> active; inactive 1 < active
+  //        2: active tail a1 -> inactive; b1* -> active; active tail a2 -> inactive; evict a1
+  //                                               inactive[b2* a2] active[b1]
+  // k4 A R a1 (swap-in): evict a2; a1 in; grab_swap_token: A takes it from init_mm
+  //                                               inactive[a1* b2*] active[b1]
+  // k5 B W b3: b2* -> active; active tail b1 -> inactive; a1* -> active (young anyway);
+  //        active tail b2 -> inactive; evict b1   inactive[b3* b2] active[a1]
+  // k6 B W b4: evict b2                           inactive[b4* b3*] active[a1]
+  // k7 B W b5 (3 resident, B's reclaim): b3* -> active (scan 1); active tail a1, not young,
+  //        but A holds the token: referenced, rotated (scan 2); active tail b3 -> inactive
+  //        (3); b4* -> active (4); active tail a1: scan 5 > 3 resident, ignore_token ->
+  //        inactive (5); evict b3 (6)             inactive[b5* a1] active[b4]
+  //    without the token: a1 -> inactive at scan 2; b4* -> active; b3 -> inactive; evict a1
+  // k8 A R a1: a hit with the token; without it a second swap-in (which evicts b3).
+  const Trace t = steps_trace({{1, 1, true},
+                               {1, 2, true},
+                               {2, 1, true},
+                               {2, 2, true},
+                               {1, 1, false},
+                               {2, 3, true},
+                               {2, 4, true},
+                               {2, 5, true},
+                               {1, 1, false}});
+  REQUIRE(t.size() == 9);
+  const Params inactive{{"anon_insert", std::string("inactive")}};
+  const auto on = replay(t, "active_inactive", 3, token_params(3, inactive));
+  CHECK(probe_swap_token(*on.policy) == 0);  // A (ProcId 0)
+  CHECK(on.result.total.faults == 8);
+  CHECK(on.result.per_proc[0].major_faults == 1);
+  CHECK(on.result.per_proc[1].major_faults == 0);
+  Params off_params = token_params(3, inactive);
+  off_params.set("swap_token", false);
+  const auto off = replay(t, "active_inactive", 3, off_params);
+  CHECK(off.result.total.faults == 9);
+  CHECK(off.result.per_proc[0].major_faults == 2);
+  CHECK(off.result.per_proc[1].major_faults == 0);
+}
+
+// The token's holder (ProcId, -1 for init_mm) after each prefix of `steps`, one frame: every
+// access to another page than the last is a fault, and a page written before is a swap-in
+// (its copy stays in the swap cache after it is read back).
+std::vector<std::int64_t> token_holders(const std::vector<Step>& steps, const Params& params) {
+  std::vector<std::int64_t> holders;
+  for (std::size_t n = 1; n <= steps.size(); ++n) {
+    const std::vector<Step> prefix(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(n));
+    holders.push_back(
+        probe_swap_token(*replay(steps_trace(prefix), "active_inactive", 1, params).policy));
+  }
+  return holders;
+}
+
+TEST_CASE("active_inactive swap_token: the holder keeps it until it times out") {
+  // swap_token_timeout 7 s = 7000 jiffies. A = pid 1 (ProcId 0; pages a, a2), B = pid 2 (1; b).
+  //  k  jiffies  access    token
+  //  0   1000    A W a     init_mm
+  //  1   2000    B W b     init_mm (a swapped out)
+  //  2   3000    A R a     A: a swap-in, 3000 > check 0, init_mm released: check 5000,
+  //                        timeout 10000
+  //  3   4000    B R b     A: 4000 <= check 5000
+  //  4   5000    A R a     A: the holder pages in: recent_pagein = 1
+  //  5   6000    B R b     A: check 8000; A paged in lately, 6000 <= 10000: kept,
+  //                        recent_pagein = 0
+  //  6   7000    A R a     A: recent_pagein = 1
+  //  7   8000    B R b     A: 8000 <= check 8000
+  //  8   9000    A R a     A: recent_pagein = 1
+  //  9  10000    B R b     A: check 12000; 10000 is not after the timeout 10000: kept
+  // 10  11000    A R a     A: recent_pagein = 1
+  // 11  12000    A W a2    A: a minor fault
+  // 12  13000    A R a     A: recent_pagein = 1
+  // 13  14000    B R b     B: check 16000; timed out (14000 > 10000): A may not take it
+  //                        again before 14000 + 7000 = 21000; timeout 21000
+  // 14  15000    A R a2    B: 15000 <= check 16000
+  // 15  16000    A R a     B: 16000 <= check 16000
+  // 16  17000    A R a2    B: 17000 < 21000, A held it lately
+  // 17-19        A R a, a2, a: the same
+  // 20  21000    A R a2    A: check 23000; B has not paged in since it took the token
+  const std::vector<Step> steps = {{1, 10, true},  {2, 20, true},  {1, 10, false}, {2, 20, false},
+                                   {1, 10, false}, {2, 20, false}, {1, 10, false}, {2, 20, false},
+                                   {1, 10, false}, {2, 20, false}, {1, 10, false}, {1, 11, true},
+                                   {1, 10, false}, {2, 20, false}, {1, 11, false}, {1, 10, false},
+                                   {1, 11, false}, {1, 10, false}, {1, 11, false}, {1, 10, false},
+                                   {1, 11, false}};
+  const Params params = token_params(1, {{"swap_token_timeout", std::int64_t{7}}});
+  CHECK(token_holders(steps, params) ==
+        std::vector<std::int64_t>{-1, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0});
+  // All but the three first touches are swap-ins.
+  CHECK(replay(steps_trace(steps), "active_inactive", 1, params).result.total.swap_ins == 18);
+}
+
+TEST_CASE("active_inactive swap_token: a holder that stops paging in loses it; exit returns it") {
+  // The default timeout (300 s) never expires here. A = ProcId 0 (a, a3), B = 1 (b, b2).
+  //  k  jiffies  access    token
+  //  0-4         A W a, B W b, A R a, B R b, A R a: as in the test above (A holds it, check
+  //              5000, recent_pagein = 1)
+  //  5   6000    B R b     A: check 8000; A paged in lately: kept, recent_pagein = 0
+  //  6   7000    B W b2    A: a minor fault
+  //  7   8000    B R b     A: 8000 <= check 8000
+  //  8   9000    B R b2    B: check 11000; A has not paged in since k5: released
+  //                        (SWAP_TOKEN_ENOUGH_RSS), A may take it again from 9000
+  //  9  10000    A R a     B: 10000 <= check 11000
+  // 10  11000    B R b     B: recent_pagein = 1
+  // 11  12000    A R a     B: check 14000; B paged in lately: kept, recent_pagein = 0
+  // 12  13000    A W a3    B: a minor fault
+  // 13  14000    A R a     B: 14000 <= check 14000
+  // 14  15000    A R a3    A: check 16000; B has not paged in since k11: released
+  // 15  16000    B R b     A: 16000 <= check 16000
+  const std::vector<Step> steps = {{1, 10, true},  {2, 20, true},  {1, 10, false}, {2, 20, false},
+                                   {1, 10, false}, {2, 20, false}, {2, 21, true},  {2, 20, false},
+                                   {2, 21, false}, {1, 10, false}, {2, 20, false}, {1, 10, false},
+                                   {1, 12, true},  {1, 10, false}, {1, 12, false}, {2, 20, false}};
+  const Params params = token_params(1);
+  CHECK(token_holders(steps, params) ==
+        std::vector<std::int64_t>{-1, -1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0});
+  // With free_on_exit A exits after k14, its last access: __put_swap_token gives the token
+  // to init_mm and sets check = 15000, so at k15 (16000) B takes it.
+  Params exits = params;
+  exits.set("free_on_exit", true);
+  CHECK(probe_swap_token(*replay(steps_trace(steps), "active_inactive", 1, exits).policy) == 1);
+}
+
+TEST_CASE(
+    "active_inactive swap_token: a reclaim ignores the token once it scanned memory through") {
+  // 3 frames. A = pid 1 (a1, a2, a3), B = pid 2 (b1, b2). Lists head first; * = young.
+  // k0-k2  A W a1, A W a2, B W b1                active[b1* a2* a1*]
+  // k3 A W a3: inactive 0 < active 3: a1*, a2*, b1* rotated (bits cleared); a1 -> inactive;
+  //        a2 -> inactive; evict a1               active[a3* b1] inactive[a2]
+  // k4 A R a1 (swap-in): active tail b1 -> inactive; evict a2; A takes the token
+  //                                               active[a1* a3*] inactive[b1]
+  // k5 B R b1: a hit, b1 young again.
+  // k6 B W b2 (B's reclaim, 3 resident): inactive 1 < active 2, so the active list first:
+  //        a3* rotated (scan 1), a1* rotated (2), a3 not young but A's: rotated (3);
+  //        scan 4 > 3: ignore_token, a1 -> inactive; inactive 2: b1* activated (5); active
+  //        tail a3 -> inactive (6); evict a1 (7)
+  //    Ignoring the token only after 6 scans would evict a3 (a1 and a3 rotated until then),
+  //    never ignoring it would evict b1 (the engine's guard against a hang); without the
+  //    token a3 goes (not young at scan 3, inactive before b1* is activated).
+  const Trace t = steps_trace({{1, 1, true},
+                               {1, 2, true},
+                               {2, 1, true},
+                               {1, 3, true},
+                               {1, 1, false},
+                               {2, 1, false},
+                               {2, 2, true}});
+  constexpr PageId a1 = 0, a3 = 3, b1 = 2;
+  const auto on = replay(t, "active_inactive", 3, token_params(3));
+  CHECK(probe_swap_token(*on.policy) == 0);
+  CHECK(probe_active_inactive(*on.policy, a1) == -1);
+  CHECK(probe_active_inactive(*on.policy, a3) == 0);  // inactive anon
+  CHECK(probe_active_inactive(*on.policy, b1) == 1);  // active anon
+  Params off = token_params(3);
+  off.set("swap_token", false);
+  const auto without = replay(t, "active_inactive", 3, off);
+  CHECK(probe_active_inactive(*without.policy, a3) == -1);
+  CHECK(probe_active_inactive(*without.policy, a1) != -1);
+}
+
+TEST_CASE("active_inactive swap_token: one process alone runs as without it") {
+  // The holder is always the process that reclaims (mm == current->mm): nothing protected.
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    CAPTURE(seed);
+    const Trace t = random_trace(seed, 400, 30, 1);
+    const std::int64_t frames = 3 + static_cast<std::int64_t>(seed % 10);
+    Params on = token_params(frames);
+    Params off = on;
+    off.set("swap_token", false);
+    CHECK(simulate(t, "active_inactive", on).total == simulate(t, "active_inactive", off).total);
+  }
 }
 
 // ---- rmap_aging ------------------------------------------------------------------------
