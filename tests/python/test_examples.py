@@ -23,7 +23,8 @@ def readme_output(command: str) -> str:
 
 
 @pytest.mark.parametrize("script", ["overnight_updatedb.py", "read_priority_seeks.py",
-                                    "kbuild_exits.py", "hog_and_streams.py", "big_compile.py"])
+                                    "kbuild_exits.py", "hog_and_streams.py", "big_compile.py",
+                                    "swap_token.py"])
 def test_readme_shows_what_the_example_prints(script):
     printed = subprocess.run([sys.executable, str(ROOT / "examples" / script)], check=True,
                              capture_output=True, text=True, env=os.environ).stdout
@@ -397,3 +398,43 @@ def test_read_priority_vmstat_splits_the_disks_time(capsys):
     assert 0 < vm["device_write_busy"].iloc[1] < 0.1
     assert (vm["device_write_busy"].iloc[2:] == 0).all()
     assert (vm["device_busy"] > 0.9999).all()
+
+
+@pytest.fixture(scope="module")
+def token_runs():
+    example = load_example("swap_token.py")
+    return example.rows(example.qsbench())
+
+
+def test_swap_token_claims(token_runs):
+    """What the README says of examples/swap_token.py."""
+    def elapsed(r):
+        return r.time["elapsed_ns"] / 1e9
+
+    def majors(r):
+        return r.counters["major_faults"]
+
+    # 52-76 MiB: 1.9-2.5 times faster, 39-49% fewer major faults.
+    for mib in (52, 64, 76):
+        off, on = token_runs[mib]
+        assert 1.9 <= round(elapsed(off) / elapsed(on), 1) <= 2.5
+        assert 0.39 <= round(1 - majors(on) / majors(off), 2) <= 0.49
+    # 64 MiB: without the token all finish after 249-261 s with 3031-3420 majors each; with
+    # it pid 1 finishes after 55 s with 668, the others fault 1563-2341 times.
+    off, on = token_runs[64]
+    assert [round(p["elapsed_ns"] / 1e9) for p in off.per_process_time] == [261, 249, 261, 260]
+    assert sorted(p["major_faults"] for p in off.per_process_time) == [3031, 3238, 3353, 3420]
+    first = on.per_process_time[0]
+    assert (first["pid"], round(first["elapsed_ns"] / 1e9), first["major_faults"]) == (1, 55, 668)
+    assert all(p["elapsed_ns"] > 90e9 for p in on.per_process_time[1:])
+    assert sorted(p["major_faults"] for p in on.per_process_time[1:]) == [1563, 2091, 2341]
+    # 40 MiB: the first finishes sooner, the run takes as long (within 1%).
+    off, on = token_runs[40]
+    first_done = [min(p["elapsed_ns"] for p in r.per_process_time) / 1e9 for r in (off, on)]
+    assert [round(t, 1) for t in first_done] == [311.5, 260.7]
+    assert abs(elapsed(on) / elapsed(off) - 1) < 0.01
+    # 96 MiB: the token costs a little; 115 MiB: nothing changes.
+    off, on = token_runs[96]
+    assert elapsed(on) > elapsed(off) and majors(on) == majors(off)
+    off, on = token_runs[115]
+    assert off.counters == on.counters and elapsed(on) == elapsed(off)
