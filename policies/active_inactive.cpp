@@ -115,6 +115,7 @@
 #include <cstdint>
 #include <limits>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "pagesim/page_list.hpp"
@@ -137,6 +138,123 @@ constexpr std::uint64_t kSwapTokenCheckInterval = 2 * 1000;  // SWAP_TOKEN_CHECK
 // current->mm in reclaim with no faulting process.
 constexpr ProcId kInitMm = std::numeric_limits<ProcId>::max();
 
+std::uint64_t swap_token_timeout(const Params& params) {
+  return static_cast<std::uint64_t>(params.get_int("swap_token_timeout", 300, 1, 1'000'000)) * 1000;
+}
+
+// The swap token's state and rules (the header's pseudocode), in jiffies.
+class SwapToken {
+ public:
+  explicit SwapToken(const Params& params) : default_timeout_(swap_token_timeout(params)) {}
+
+  void reset(std::size_t num_pages) {
+    swapped_.assign(num_pages, 0);
+    mm_.clear();
+    token_mm_ = kInitMm;
+    jiffies_ = 0;
+    check_ = 0;
+    timeout_ = 0;
+  }
+
+  void tick(Tick now) { jiffies_ = now / kJiffyNs; }
+
+  // An anonymous page evicted with a copy in swap: its next fault reads it back.
+  void evicted(PageId p, bool swap_copy) { swapped_[p] = swap_copy; }
+
+  // do_swap_page: a page read from swap, not found in the swap cache (a readahead page is a
+  // hit), calls grab_swap_token.
+  void fault(const Access& a) {
+    if (a.kind == PageKind::kAnon && !a.readahead && swapped_[a.page]) grab(a.proc);
+  }
+
+  // Process exit: __put_swap_token.
+  void freed(PageId p, ProcId owner) {
+    swapped_[p] = 0;
+    if (owner == token_mm_) {
+      token_mm_ = kInitMm;
+      check_ = jiffies_;
+    }
+  }
+
+  void begin_reclaim(ProcId current, std::size_t resident) {
+    current_mm_ = current;
+    reclaim_resident_ = resident;
+    reclaim_scanned_ = 0;
+  }
+  void scanned() { ++reclaim_scanned_; }
+
+  // page_referenced_one: mm != current->mm && !ignore_token && has_swap_token(mm), with
+  // ignore_token once this reclaim has scanned as many pages as were resident.
+  bool protects(ProcId mm) const {
+    const bool ignore_token = reclaim_scanned_ > reclaim_resident_;
+    return mm == token_mm_ && mm != current_mm_ && !ignore_token;
+  }
+
+  std::int64_t holder() const {
+    return token_mm_ == kInitMm ? -1 : static_cast<std::int64_t>(token_mm_);
+  }
+
+ private:
+  enum class Release { kNo, kEnoughRss, kTimedOut };
+
+  void grab(ProcId current) {
+    if (current >= mm_.size()) mm_.resize(current + 1);
+    if (current == token_mm_) {  // "We have the token. Let others know we still need it."
+      mm_[current].recent_pagein = true;
+      return;
+    }
+    if (jiffies_ <= check_) return;                       // !time_after
+    if (jiffies_ < mm_[current].swap_token_time) return;  // held it lately
+    check_ = jiffies_ + kSwapTokenCheckInterval;
+    const Release reason = should_release();
+    if (reason == Release::kNo) return;
+    if (token_mm_ != kInitMm) {
+      mm_[token_mm_].swap_token_time =
+          jiffies_ + (reason == Release::kTimedOut ? default_timeout_ : 0);
+    }
+    timeout_ = jiffies_ + default_timeout_;
+    token_mm_ = current;
+  }
+
+  Release should_release() {
+    if (token_mm_ == kInitMm) return Release::kEnoughRss;  // init_mm never pages in
+    Mm& mm = mm_[token_mm_];
+    Release reason = Release::kNo;
+    if (!mm.recent_pagein) {
+      reason = Release::kEnoughRss;
+    } else if (jiffies_ > timeout_) {
+      reason = Release::kTimedOut;
+    }
+    mm.recent_pagein = false;
+    return reason;
+  }
+
+  // The token fields of mm_struct.
+  struct Mm {
+    std::uint64_t swap_token_time = 0;  // jiffies before which it may not take the token
+    bool recent_pagein = false;
+  };
+
+  std::uint64_t default_timeout_;  // swap_token_default_timeout
+  std::vector<std::uint8_t> swapped_;
+  std::vector<Mm> mm_;
+  ProcId token_mm_ = kInitMm;    // swap_token_mm
+  ProcId current_mm_ = kInitMm;  // current->mm of the reclaim in progress
+  std::size_t reclaim_resident_ = 0;
+  std::size_t reclaim_scanned_ = 0;
+  std::uint64_t jiffies_ = 0;
+  std::uint64_t check_ = 0;    // swap_token_check
+  std::uint64_t timeout_ = 0;  // swap_token_timeout
+};
+
+// Without the token: nothing, and no check of it in the replay loop (the policy is compiled
+// twice, with and without; the registration below picks one by the swap_token parameter).
+struct NoSwapToken {
+  // Reads the timeout anyway: a bad value is an error with or without the token.
+  explicit NoSwapToken(const Params& params) { swap_token_timeout(params); }
+};
+
+template <bool kSwapToken>
 class ActiveInactive final : public Policy {
  public:
   explicit ActiveInactive(const Params& params)
@@ -145,13 +263,12 @@ class ActiveInactive final : public Policy {
         inactive_ratio_(static_cast<std::size_t>(params.get_int("inactive_ratio", 1, 1, 1000))),
         swappiness_(static_cast<std::uint64_t>(params.get_int("swappiness", 60, 0, 200))),
         workingset_(params.get_bool("workingset", false)),
-        swap_token_(params.get_bool("swap_token", false)),
-        swap_token_default_timeout_(
-            static_cast<std::uint64_t>(params.get_int("swap_token_timeout", 300, 1, 1'000'000)) *
-            1000) {}
+        token_(params) {
+    params.get_bool("swap_token", false);  // chose this class (the registration)
+  }
 
   PolicyTraits traits() const override {
-    return {/*needs_hits=*/true, /*needs_future=*/false, swap_token_ ? kJiffyNs : 0};
+    return {/*needs_hits=*/true, /*needs_future=*/false, kSwapToken ? kJiffyNs : 0};
   }
 
   // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
@@ -165,17 +282,12 @@ class ActiveInactive final : public Policy {
     pg_referenced_.assign(num_pages, 0);
     shadow_.assign(workingset_ ? num_pages : 0, 0);
     nonresident_age_ = 0;
-    swapped_.assign(swap_token_ ? num_pages : 0, 0);
-    mm_.clear();
-    token_mm_ = kInitMm;
-    jiffies_ = 0;
-    swap_token_check_ = 0;
-    swap_token_timeout_ = 0;
     for (std::size_t t = 0; t < 2; ++t) {
       recent_scanned_[t] = 0;
       recent_rotated_[t] = 0;
       credit_[t] = 0;
     }
+    if constexpr (kSwapToken) token_.reset(num_pages);
   }
 
   void on_hit(const Access& a, PageTableView) override {
@@ -198,41 +310,33 @@ class ActiveInactive final : public Policy {
     pg_referenced_[p] = 0;
     lists_.push_front(active ? active_list(type) : inactive_list(type), p);
     if (type == kFile) mark_page_accessed(p);
-    // do_swap_page: read from swap, not found in the swap cache (a readahead page is a hit).
-    if (swap_token_ && type == kAnon && !a.readahead && swapped_[p]) grab_swap_token(a.proc);
+    if constexpr (kSwapToken) token_.fault(a);
   }
 
-  void on_tick(Tick now, PageTableView) override { jiffies_ = now / kJiffyNs; }
-
-  // Whether the victim left a copy in swap: then its next fault reads it back.
-  void on_evict(PageId p, PageTableView view) override {
-    if (swap_token_) swapped_[p] = view.in_swap(p);
+  void on_tick(Tick now, PageTableView) override {
+    if constexpr (kSwapToken) token_.tick(now);
   }
 
   void on_free(PageId p, PageTableView view) override {
     lists_.remove(p);
     pg_referenced_[p] = 0;
     if (workingset_) shadow_[p] = 0;
-    if (swap_token_) {
-      swapped_[p] = 0;
-      if (view.proc(p) == token_mm_) {  // __put_swap_token
-        token_mm_ = kInitMm;
-        swap_token_check_ = jiffies_;
-      }
-    }
+    if constexpr (kSwapToken) token_.freed(p, view.proc(p));
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     // Every step either evicts or clears a referenced bit and moves a page, and nothing sets
-    // bits meanwhile, so a few passes over memory always suffice; the guard only protects
-    // against a bug turning into a hang.
+    // bits meanwhile, so a few passes over memory always suffice (with the token, after one
+    // pass it is ignored); the guard only protects against a bug turning into a hang.
     std::size_t guard = 5 * view.resident_count() + 64;
-    current_mm_ = view.incoming() == kNoPage ? kInitMm : view.proc(view.incoming());
-    reclaim_resident_ = view.resident_count();
-    reclaim_scanned_ = 0;
+    if constexpr (kSwapToken) {
+      const PageId incoming = view.incoming();
+      token_.begin_reclaim(incoming == kNoPage ? kInitMm : view.proc(incoming),
+                           view.resident_count());
+    }
     while (out.size() < want) {
       if (guard-- == 0) {
-        evict_any(out);
+        evict_any(view, out);
         continue;
       }
       const std::size_t type = pick_type();
@@ -253,9 +357,7 @@ class ActiveInactive final : public Policy {
   }
 
   // Test hook (probe_swap_token): the process holding the swap token, -1 for init_mm.
-  std::int64_t token_holder() const {
-    return token_mm_ == kInitMm ? -1 : static_cast<std::int64_t>(token_mm_);
-  }
+  std::int64_t token_holder() const { return token_.holder(); }
 
  private:
   void mark_page_accessed(PageId p) {
@@ -311,49 +413,9 @@ class ActiveInactive final : public Policy {
     pg_referenced_[p] = 0;
     if (type == kAnon) {
       referenced = view.test_and_clear_referenced(p) || referenced;
-      if (swap_token_) referenced = token_protects(view.proc(p)) || referenced;
+      if constexpr (kSwapToken) referenced = token_.protects(view.proc(p)) || referenced;
     }
     return referenced;
-  }
-
-  // page_referenced_one: mm != current->mm && !ignore_token && has_swap_token(mm), with
-  // ignore_token once this reclaim has scanned as many pages as were resident (the header).
-  bool token_protects(ProcId mm) const {
-    const bool ignore_token = reclaim_scanned_ > reclaim_resident_;
-    return mm == token_mm_ && mm != current_mm_ && !ignore_token;
-  }
-
-  void grab_swap_token(ProcId current) {
-    if (current >= mm_.size()) mm_.resize(current + 1);
-    if (current == token_mm_) {  // "We have the token. Let others know we still need it."
-      mm_[current].recent_pagein = true;
-      return;
-    }
-    if (jiffies_ <= swap_token_check_) return;            // !time_after
-    if (jiffies_ < mm_[current].swap_token_time) return;  // held it lately
-    swap_token_check_ = jiffies_ + kSwapTokenCheckInterval;
-    const Release reason = should_release_swap_token();
-    if (reason == Release::kNo) return;
-    if (token_mm_ != kInitMm) {
-      mm_[token_mm_].swap_token_time =
-          jiffies_ + (reason == Release::kTimedOut ? swap_token_default_timeout_ : 0);
-    }
-    swap_token_timeout_ = jiffies_ + swap_token_default_timeout_;
-    token_mm_ = current;
-  }
-
-  enum class Release { kNo, kEnoughRss, kTimedOut };
-  Release should_release_swap_token() {
-    if (token_mm_ == kInitMm) return Release::kEnoughRss;  // init_mm never pages in
-    MmToken& mm = mm_[token_mm_];
-    Release reason = Release::kNo;
-    if (!mm.recent_pagein) {
-      reason = Release::kEnoughRss;
-    } else if (jiffies_ > swap_token_timeout_) {
-      reason = Release::kTimedOut;
-    }
-    mm.recent_pagein = false;
-    return reason;
   }
 
   void activate(PageId p, std::size_t type) {
@@ -367,7 +429,7 @@ class ActiveInactive final : public Policy {
     // (inactive * ratio < active) or it is empty while the type has resident pages.
     const PageId p = lists_.back(active_list(type));
     ++recent_scanned_[type];
-    ++reclaim_scanned_;
+    if constexpr (kSwapToken) token_.scanned();
     if (type == kAnon && page_referenced(p, type, view)) {
       lists_.move_to_front(active_list(type), p);
       ++recent_rotated_[type];
@@ -379,24 +441,26 @@ class ActiveInactive final : public Policy {
   void shrink_inactive_page(std::size_t type, PageTableView& view, VictimList& out) {
     const PageId p = lists_.back(inactive_list(type));
     ++recent_scanned_[type];
-    ++reclaim_scanned_;
+    if constexpr (kSwapToken) token_.scanned();
     if (page_referenced(p, type, view) && type == kAnon) {
       activate(p, type);
       return;
     }
-    evict(p, out);
+    evict(p, view, out);
   }
 
-  void evict(PageId p, VictimList& out) {
+  void evict(PageId p, PageTableView& view, VictimList& out) {
     lists_.remove(p);
     pg_referenced_[p] = 0;
     if (workingset_) shadow_[p] = ++nonresident_age_;  // workingset_eviction
+    // The engine writes a dirty page to swap; a clean one keeps the copy it may have.
+    if constexpr (kSwapToken) token_.evicted(p, view.dirty(p) || view.in_swap(p));
     out.push_back(p);
   }
 
-  void evict_any(VictimList& out) {
+  void evict_any(PageTableView& view, VictimList& out) {
     for (std::size_t list = 0; list < 4; ++list) {
-      if (!lists_.empty(list)) return evict(lists_.back(list), out);
+      if (!lists_.empty(list)) return evict(lists_.back(list), view, out);
     }
   }
 
@@ -408,40 +472,30 @@ class ActiveInactive final : public Policy {
   std::vector<std::uint8_t> pg_referenced_;
   std::vector<std::uint64_t> shadow_;
   std::uint64_t nonresident_age_ = 0;
-  // Swap token: per page, whether its next fault reads it from swap; per process (mm), the
-  // token fields of mm_struct.
-  struct MmToken {
-    std::uint64_t swap_token_time = 0;  // jiffies before which it may not take the token
-    bool recent_pagein = false;
-  };
-  bool swap_token_;
-  std::uint64_t swap_token_default_timeout_;  // jiffies
-  std::vector<std::uint8_t> swapped_;
-  std::vector<MmToken> mm_;
-  ProcId token_mm_ = kInitMm;         // swap_token_mm
-  ProcId current_mm_ = kInitMm;       // current->mm of the reclaim in progress
-  std::size_t reclaim_resident_ = 0;  // pages resident when it began
-  std::size_t reclaim_scanned_ = 0;   // pages it has scanned
-  std::uint64_t jiffies_ = 0;
-  std::uint64_t swap_token_check_ = 0;
-  std::uint64_t swap_token_timeout_ = 0;
   std::uint64_t recent_scanned_[2] = {0, 0};
   std::uint64_t recent_rotated_[2] = {0, 0};
   std::int64_t credit_[2] = {0, 0};
+  std::conditional_t<kSwapToken, SwapToken, NoSwapToken> token_;
 };
 
 }  // namespace
 
 std::int64_t probe_active_inactive(const Policy& policy, PageId page) {
-  return dynamic_cast<const ActiveInactive&>(policy).probe(page);
+  if (const auto* with = dynamic_cast<const ActiveInactive<true>*>(&policy))
+    return with->probe(page);
+  return dynamic_cast<const ActiveInactive<false>&>(policy).probe(page);
 }
 
 std::int64_t probe_swap_token(const Policy& policy) {
-  return dynamic_cast<const ActiveInactive&>(policy).token_holder();
+  return dynamic_cast<const ActiveInactive<true>&>(policy).token_holder();
 }
 
-PAGESIM_REGISTER_POLICY(ActiveInactive, "active_inactive",
-                        "Linux 2.6 active/inactive lists, mark_page_accessed promotion, "
-                        "optional workingset refault detection and swap token");
+namespace {
+const SwitchedPolicyRegistrar<ActiveInactive<false>, ActiveInactive<true>> registrar(
+    "active_inactive",
+    "Linux 2.6 active/inactive lists, mark_page_accessed promotion, optional workingset refault "
+    "detection and swap token",
+    "swap_token");
+}  // namespace
 
 }  // namespace pagesim

@@ -47,6 +47,16 @@ Result simulate(const Trace& trace, std::string_view policy, const Params& param
 Result simulate(const Trace& trace, Policy& policy, const Params& params,
                 std::string_view name = "custom");
 
+// Constructs the concrete type P and replays the trace with its callbacks inlined.
+template <class P>
+Result run_inlined(const std::string& name, const Trace& trace, const EngineConfig& config,
+                   const Params& params) {
+  P policy(params);
+  params.check_all_used("policy '" + name + "'");
+  Engine engine(trace, config, name);
+  return engine.run(policy);
+}
+
 template <class P>
 struct PolicyRegistrar {
   PolicyRegistrar(const char* name, const char* description) {
@@ -58,10 +68,29 @@ struct PolicyRegistrar {
     };
     info.run = [n = std::string(name)](const Trace& trace, const EngineConfig& config,
                                        const Params& params) {
-      P policy(params);
-      params.check_all_used("policy '" + n + "'");
-      Engine engine(trace, config, n);
-      return engine.run(policy);
+      return run_inlined<P>(n, trace, config, params);
+    };
+    Registry::instance().add(std::move(info));
+  }
+};
+
+// Registers a policy compiled twice, Off and On, as one name: the boolean parameter `key`
+// (default false) picks the type. A mechanism that needs checks in the replay loop costs
+// them only to the runs that ask for it.
+template <class Off, class On>
+struct SwitchedPolicyRegistrar {
+  SwitchedPolicyRegistrar(const char* name, const char* description, const char* key) {
+    PolicyInfo info;
+    info.name = name;
+    info.description = description;
+    info.make = [key](const Params& params) -> std::unique_ptr<Policy> {
+      if (params.get_bool(key, false)) return std::make_unique<On>(params);
+      return std::make_unique<Off>(params);
+    };
+    info.run = [n = std::string(name), key](const Trace& trace, const EngineConfig& config,
+                                            const Params& params) {
+      if (params.get_bool(key, false)) return run_inlined<On>(n, trace, config, params);
+      return run_inlined<Off>(n, trace, config, params);
     };
     Registry::instance().add(std::move(info));
   }
