@@ -231,8 +231,6 @@ TEST_CASE("active_inactive rejects bad parameters") {
 
 // ---- active_inactive swap_token --------------------------------------------------------
 
-// Swap-token runs: trace order, no readahead, one second of CPU per access, so the access at
-// position k (from 0) runs at jiffies 1000 (k + 1) (HZ 1000; a tick every jiffy).
 struct Step {
   std::uint64_t pid;
   std::uint64_t vpn;
@@ -246,6 +244,8 @@ Trace steps_trace(const std::vector<Step>& steps) {
   return std::move(b).build();
 }
 
+// Swap-token runs: trace order, no readahead, one second of CPU per access, so the access at
+// position k (from 0) runs at jiffies 1000 (k + 1) (HZ 1000; a tick every jiffy).
 Params token_params(std::int64_t frames, Params params = {}) {
   params.set("frames", frames);
   params.set("swap_token", true);
