@@ -263,9 +263,7 @@ class ActiveInactive final : public Policy {
         inactive_ratio_(static_cast<std::size_t>(params.get_int("inactive_ratio", 1, 1, 1000))),
         swappiness_(static_cast<std::uint64_t>(params.get_int("swappiness", 60, 0, 200))),
         workingset_(params.get_bool("workingset", false)),
-        token_(params) {
-    params.get_bool("swap_token", false);  // chose this class (the registration)
-  }
+        token_(params) {}
 
   PolicyTraits traits() const override {
     return {/*needs_hits=*/true, /*needs_future=*/false, kSwapToken ? kJiffyNs : 0};
