@@ -15,6 +15,7 @@
 //                          if referenced(p): clear it, hand++
 //                          else: victim = p, slot = hand, hand++, stop }
 //   on fault:       frame[slot] = p
+#include <algorithm>
 #include <vector>
 
 #include "pagesim/registry.hpp"
@@ -26,7 +27,11 @@ class Clock final : public Policy {
  public:
   explicit Clock(const Params& /*params*/) {}
 
-  void reset(std::size_t /*num_pages*/, std::size_t frames) override {
+  void reset(std::size_t num_pages, std::size_t frames_given) override {
+    // Frames are taken lowest first and a freed one before a new one, so a new frame is taken
+    // only when every frame taken so far holds a page: no more than the trace's pages are ever
+    // used, and a circle of that many visits the used ones in the same order.
+    const std::size_t frames = std::min(frames_given, num_pages);
     circle_.assign(frames, kNoPage);
     // Free frames, the next one last; frame 0 first.
     free_.resize(frames);

@@ -4,6 +4,7 @@
 // faults 9 times at 3 frames and 10 times at 4.
 //
 //   on fault:  append p to the queue; victim = head of the queue
+#include <algorithm>
 #include <vector>
 
 #include "pagesim/registry.hpp"
@@ -15,9 +16,10 @@ class Fifo final : public Policy {
  public:
   explicit Fifo(const Params& /*params*/) {}
 
-  void reset(std::size_t /*num_pages*/, std::size_t frames) override {
-    // At most `frames` pages are resident, so a ring of that size never overflows.
-    ring_.assign(frames, kNoPage);
+  void reset(std::size_t num_pages, std::size_t frames) override {
+    // At most min(frames, pages) pages are resident, so a ring of that size never overflows
+    // (and memory far beyond the trace's footprint costs nothing).
+    ring_.assign(std::min(frames, num_pages), kNoPage);
     head_ = 0;
     count_ = 0;
     exited_ = kNoProc;

@@ -20,11 +20,11 @@ class RandomPolicy final : public Policy {
   explicit RandomPolicy(const Params& params)
       : seed_(static_cast<std::uint64_t>(params.get_int("seed", 1, 0, INT64_MAX))) {}
 
-  void reset(std::size_t /*num_pages*/, std::size_t frames) override {
+  void reset(std::size_t num_pages, std::size_t frames) override {
     rng_.reseed(seed_);
     resident_.clear();
     exited_ = kNoProc;
-    resident_.reserve(frames);
+    resident_.reserve(std::min(frames, num_pages));
   }
   void on_fault(const Access& a, PageTableView) override {
     resident_.push_back(a.page);

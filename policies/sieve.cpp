@@ -51,6 +51,7 @@
 //     drops all of the process's pages at once, as clock does; a hand on one of them moves to
 //     the first page after it that stays, which is where one removal at a time leaves it;
 //   - batch reclaim (watermarks) asks for several victims at once: lines 5-14, once per victim.
+#include <algorithm>
 #include <vector>
 
 #include "pagesim/registry.hpp"
@@ -62,10 +63,12 @@ class Sieve final : public Policy {
  public:
   explicit Sieve(const Params& /*params*/) {}
 
-  void reset(std::size_t /*num_pages*/, std::size_t frames) override {
-    // When an append finds the array full, at most frames - 1 pages are in it (the faulting
-    // one is resident already): moving them down leaves room for frames + 2 appends at least.
-    queue_.assign(2 * frames + 1, kNoPage);
+  void reset(std::size_t num_pages, std::size_t frames) override {
+    // At most c = min(frames, pages) pages are resident. When an append finds the array full,
+    // at most c - 1 are in it (the faulting one is resident already): moving them down leaves
+    // room for c + 2 appends at least.
+    const std::size_t c = std::min(frames, num_pages);
+    queue_.assign(2 * c + 1, kNoPage);
     end_ = 0;
     size_ = 0;
     hand_ = kNull;

@@ -158,6 +158,21 @@ TEST_CASE("conformance: every registered policy") {
   }
 }
 
+TEST_CASE("conformance: memory far beyond the footprint costs the footprint, not the frames") {
+  // The largest memory allowed, 2^40 frames, for a trace of 40 pages: a policy that sized
+  // anything by the frames would ask for terabytes. Every page faults once, none is evicted.
+  const Trace t = random_trace(7, 300, 40, 2, true);
+  for (const Variant& variant : variants()) {
+    const std::string& name = variant.name;
+    CAPTURE(name);
+    Params params = variant.params;
+    params.set("frames", std::int64_t{1} << 40);
+    const Result r = simulate(t, name, with_order(name, params));
+    CHECK(r.total.faults == t.num_pages());
+    CHECK(r.total.evictions == 0);
+  }
+}
+
 TEST_CASE("a seeded policy changes its choices with the seed, not without it") {
   const Trace t = random_trace(42, 2000, 64);
   const Counters a = run(t, "random", 16, Params{{"seed", std::int64_t{1}}});
