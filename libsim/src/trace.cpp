@@ -52,6 +52,35 @@ std::size_t first_bad(const Column<T>& column, Bad bad) {
                     std::to_string(value) + "; expected " + allowed);
 }
 
+// Each pid is one process and each (process, virtual page) one page: a duplicate would split
+// the accesses of one page between two ids. The pages go through a hash table of their ids
+// (8 bytes a page, freed on return), the few pids through a sorted copy.
+void check_unique(const Column<ProcId>& page_proc, const Column<std::uint64_t>& page_vpn,
+                  const Column<std::uint64_t>& proc_pid) {
+  std::vector<std::uint64_t> pids(proc_pid.begin(), proc_pid.end());
+  std::sort(pids.begin(), pids.end());
+  if (const auto twice = std::adjacent_find(pids.begin(), pids.end()); twice != pids.end()) {
+    throw ConfigError("trace column 'proc_pids': pid " + std::to_string(*twice) +
+                      " appears twice; expected each process once");
+  }
+  std::size_t capacity = 2;
+  while (capacity < 2 * page_proc.size()) capacity *= 2;
+  std::vector<PageId> table(capacity, kNoPage);
+  for (PageId p = 0; p < page_proc.size(); ++p) {
+    std::size_t h = mix(page_proc[p], page_vpn[p]) & (capacity - 1);
+    for (; table[h] != kNoPage; h = (h + 1) & (capacity - 1)) {
+      const PageId other = table[h];
+      if (page_proc[other] == page_proc[p] && page_vpn[other] == page_vpn[p]) {
+        std::ostringstream page;
+        page << "pid " << proc_pid[page_proc[p]] << " vpn 0x" << std::hex << page_vpn[p];
+        throw ConfigError("trace pages " + std::to_string(other) + " and " + std::to_string(p) + " are both " +
+                          page.str() + "; expected each (process, virtual page) once");
+      }
+    }
+    table[h] = p;
+  }
+}
+
 }  // namespace
 
 Trace Trace::from_columns(Column<PageId> pages, Column<std::uint8_t> flags, Column<ProcId> page_proc,
@@ -99,6 +128,7 @@ Trace Trace::from_columns(Column<PageId> pages, Column<std::uint8_t> flags, Colu
     const std::size_t i = first_bad(flags, [](std::uint8_t v) { return v > kWrite; });
     bad_element("flags", i, flags[i], "0 (read) or 1 (write)");
   }
+  check_unique(page_proc, page_vpn, proc_pid);
   Trace t;
   // Per-process access counts with four interleaved counter sets, so that consecutive
   // accesses of one process do not wait on each other's increment.

@@ -12,6 +12,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 import pagesim
+from pagesim import _core
 
 
 def _value(text: str) -> Any:
@@ -45,9 +46,9 @@ def _print_pairs(pairs: dict[str, Any]) -> None:
         print(f"{key:<{width}}  {value}{seconds}")
 
 
-def _load(args: argparse.Namespace, path: str, format: Optional[str] = None) -> "pagesim.Trace":
+def _load(args: argparse.Namespace, path: str) -> "pagesim.Trace":
     """The trace at `path`, read with the command's read options (_add_read_options)."""
-    return pagesim.load(path, format=format or args.format, page_size=args.page_size,
+    return pagesim.load(path, format=args.format, page_size=args.page_size,
                         page_numbers=args.page_numbers, instructions=args.instructions)
 
 
@@ -255,9 +256,9 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    from .traces import detect_format
-    fmt = args.format if args.format != "auto" else detect_format(args.trace)
-    trace = _load(args, args.trace, fmt)
+    # The format read is reported by the read itself: the file is opened once (a pipe).
+    trace, fmt = _core.load_detected(args.trace, format=args.format, page_size=args.page_size,
+                                     page_numbers=args.page_numbers, instructions=args.instructions)
     _print_info(trace, f"{args.trace} ({fmt})")
     return 0
 

@@ -2,6 +2,12 @@
 #include "pagesim/error.hpp"
 
 namespace pagesim::python {
+namespace {
+
+// A message may quote a file name that is not UTF-8, which PyErr_SetString would lose.
+void raise(const py::object& kind, const char* what) { PyErr_SetObject(kind.ptr(), text(what).ptr()); }
+
+}  // namespace
 
 void register_errors(py::module_& m) {
   // pagesim.Error derives from ValueError; the kinds derive from it. Translators are tried
@@ -14,36 +20,59 @@ void register_errors(py::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const ConfigError& e) {
-      config(e.what());
+      raise(config, e.what());
     } catch (const TraceFormatError& e) {
-      trace_format(e.what());
+      raise(trace_format, e.what());
     } catch (const PolicyError& e) {
-      policy(e.what());
+      raise(policy, e.what());
     } catch (const Error& e) {
-      error(e.what());
+      raise(error, e.what());
     }
   });
+}
+
+py::str text(const std::string& s) {
+  return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace"));
+}
+
+std::string fs_path(const py::handle& path) {
+  return py::cast<std::string>(py::module_::import("os").attr("fsencode")(path));
 }
 
 Params params_from_kwargs(const py::dict& kwargs) {
   Params params;
   for (const auto& [k, v] : kwargs) {
     const auto key = py::cast<std::string>(k);
+    const auto not_a_value = [&] {
+      return ConfigError("parameter '" + key + "' must be a bool, int, float or str, got " +
+                         py::cast<std::string>(py::str(py::type::of(v).attr("__name__"))));
+    };
     if (py::isinstance<py::bool_>(v)) {
       params.set(key, v.cast<bool>());
-    } else if (py::isinstance<py::int_>(v)) {
-      params.set(key, v.cast<std::int64_t>());
-    } else if (py::isinstance<py::float_>(v)) {
-      params.set(key, v.cast<double>());
     } else if (py::isinstance<py::str>(v)) {
       params.set(key, v.cast<std::string>());
-    } else if (py::hasattr(v, "__index__")) {  // numpy integers
-      params.set(key, py::cast<std::int64_t>(py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()))));
-    } else if (py::hasattr(v, "__float__")) {  // numpy floats
-      params.set(key, py::cast<double>(py::float_(py::reinterpret_borrow<py::object>(v))));
+    } else if (py::isinstance<py::float_>(v) || (!py::hasattr(v, "__index__") && py::hasattr(v, "__float__"))) {
+      const double d = PyFloat_AsDouble(v.ptr());  // also numpy floats
+      if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        throw not_a_value();
+      }
+      params.set(key, d);
+    } else if (py::hasattr(v, "__index__")) {  // int, numpy integers; not an array of them
+      const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+      if (!index) {
+        PyErr_Clear();
+        throw not_a_value();
+      }
+      int overflow = 0;
+      const long long i = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+      if (overflow != 0) {
+        throw ConfigError("parameter '" + key + "' = " + py::cast<std::string>(py::repr(index)) +
+                          " is out of range: must be below 2**63");
+      }
+      params.set(key, static_cast<std::int64_t>(i));
     } else {
-      throw ConfigError("parameter '" + key + "' must be a bool, int, float or str, got " +
-                        py::cast<std::string>(py::str(py::type::of(v).attr("__name__"))));
+      throw not_a_value();
     }
   }
   return params;

@@ -204,7 +204,7 @@ py::tuple trace_state(const Trace& t) {
   for (PageId p = 0; p < t.num_pages(); ++p) kinds[p] = static_cast<std::uint8_t>(t.page_kind(p));
   return py::make_tuple(1, copy(t.pages()), copy(t.flags()), copy(t.page_procs()),
                         copy(t.page_vpns()), copy(Column<std::uint8_t>(std::move(kinds))), copy(t.proc_pids()),
-                        t.page_size(), t.source());
+                        t.page_size(), py::bytes(t.source()));
 }
 
 Trace trace_from_state(const py::tuple& s) {
@@ -297,7 +297,8 @@ Raises
 ------
 ConfigError
     Naming the argument and the element when a value is out of range (a page id >= P, a
-    write flag or page kind other than 0 or 1, a process >= Q), when lengths differ, or when
+    write flag or page kind other than 0 or 1, a process >= Q), when two pages have the same
+    process and virtual page number or a pid is listed twice, when lengths differ, or when
     an argument is not a one-dimensional array of integers.
 )doc")
       .def("__len__", &Trace::size)
@@ -305,7 +306,7 @@ ConfigError
       .def_property_readonly("num_pages", &Trace::num_pages)
       .def_property_readonly("num_procs", &Trace::num_procs)
       .def_property_readonly("page_size", &Trace::page_size)
-      .def_property_readonly("source", &Trace::source)
+      .def_property_readonly("source", [](const Trace& t) { return text(t.source()); })
       .def_property_readonly("num_writes", &Trace::count_writes)
       .def_property_readonly("pages", [](py::object self) { return view(self.cast<const Trace&>().pages(), self); })
       .def_property_readonly("flags", [](py::object self) { return view(self.cast<const Trace&>().flags(), self); })
@@ -333,9 +334,9 @@ ConfigError
       .def_property_readonly("proc_pids", [](py::object self) { return view(self.cast<const Trace&>().proc_pids(), self); })
       .def(py::pickle(&trace_state, &trace_from_state))
       .def("__repr__", [](const Trace& t) {
-        return "<pagesim.Trace " + std::to_string(t.size()) + " accesses, " +
-               std::to_string(t.num_pages()) + " pages, " + std::to_string(t.num_procs()) +
-               " processes" + (t.source().empty() ? "" : ", from " + t.source()) + ">";
+        return text("<pagesim.Trace " + std::to_string(t.size()) + " accesses, " + std::to_string(t.num_pages()) +
+                    " pages, " + std::to_string(t.num_procs()) + " processes" +
+                    (t.source().empty() ? "" : ", from " + t.source()) + ">");
       });
 
   m.def("generate_zipf", &generate_zipf, py::arg("accesses"), py::arg("pages"), py::arg("alpha"),

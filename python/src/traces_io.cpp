@@ -3,28 +3,40 @@
 #include <pybind11/stl.h>
 
 #include "bindings.hpp"
+#include "pagesim/error.hpp"
 #include "pagesim/generators.hpp"
 #include "pagesim/trace_io.hpp"
 
 namespace pagesim::python {
 namespace {
 
-ReadOptions read_options(const std::string& format, std::uint32_t page_size, bool page_numbers, bool instructions,
-                         std::uint64_t pid) {
+// Integers are taken as Python ints and checked here, so that a bad one is a ConfigError
+// naming the key rather than pybind's "incompatible function arguments".
+ReadOptions read_options(const std::string& format, const py::int_& page_size, bool page_numbers, bool instructions,
+                         const py::int_& pid) {
+  const auto in_range = [](const char* key, const py::int_& v, std::uint64_t max, const char* allowed) {
+    if (v < py::int_(0) || v > py::int_(max)) {
+      throw ConfigError(std::string("parameter '") + key + "' = " + py::cast<std::string>(py::repr(v)) +
+                        " is not allowed: must be " + allowed);
+    }
+    return py::cast<std::uint64_t>(v);
+  };
   ReadOptions o;
   o.format = parse_format(format);
-  o.page_size = page_size;
+  // The readers check that it is a power of two.
+  o.page_size = static_cast<std::uint32_t>(in_range("page_size", page_size, UINT32_MAX, "a power of two below 2**32"));
   o.page_numbers = page_numbers;
   o.instructions = instructions;
-  o.pid = pid;
+  o.pid = in_range("pid", pid, UINT64_MAX, "from 0 to 2**64-1");
   return o;
 }
 
-Trace load(const std::string& path, const std::string& format, std::uint32_t page_size, bool page_numbers,
-           bool instructions, std::uint64_t pid) {
+Trace load(const py::object& path, const std::string& format, const py::int_& page_size, bool page_numbers,
+           bool instructions, const py::int_& pid) {
   const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
+  const std::string file = fs_path(path);
   py::gil_scoped_release release;
-  return read_trace(path, o);
+  return read_trace(file, o);
 }
 
 py::dict summary(const Trace& t) {
@@ -68,10 +80,11 @@ void register_trace_io(py::module_& m) {
                    py::arg("page_numbers") = false, py::arg("instructions") = false, py::arg("pid") = 1);
   trace.def(
       "save",
-      [](const Trace& t, const std::string& path, const std::string& format) {
+      [](const Trace& t, const py::object& path, const std::string& format) {
         const TraceFormat f = parse_format(format);
+        const std::string file = fs_path(path);
         py::gil_scoped_release release;
-        write_trace(t, path, f);
+        write_trace(t, file, f);
       },
       py::arg("path"), py::arg("format") = "auto");
   trace.def_property_readonly("proc_accesses", [](const Trace& t) {
@@ -80,17 +93,34 @@ void register_trace_io(py::module_& m) {
     return out;
   });
 
+  m.def(
+      "load_detected",
+      [](const py::object& path, const std::string& format, const py::int_& page_size, bool page_numbers,
+         bool instructions, const py::int_& pid) {
+        const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
+        const std::string file = fs_path(path);
+        TraceFormat read = TraceFormat::kAuto;
+        Trace t = [&] {
+          py::gil_scoped_release release;
+          return read_trace(file, o, &read);
+        }();
+        return py::make_tuple(std::move(t), std::string(format_name(read)));
+      },
+      "Trace.load that also says the format it read (the file is opened once: it may be a pipe).",
+      py::arg("path"), py::arg("format") = "auto", py::arg("page_size") = 4096, py::arg("page_numbers") = false,
+      py::arg("instructions") = false, py::arg("pid") = 1);
   m.def("trace_summary", &summary, py::arg("trace"));
-  m.def("detect_format", [](const std::string& path) { return std::string(format_name(detect_format(path))); },
+  m.def("detect_format", [](const py::object& path) { return std::string(format_name(detect_format(fs_path(path)))); },
         py::arg("path"));
   m.def(
       "convert",
-      [](const std::string& in, const std::string& out, const std::string& format, const std::string& out_format,
-         std::uint32_t page_size, bool page_numbers, bool instructions, std::uint64_t pid) {
+      [](const py::object& in, const py::object& out, const std::string& format, const std::string& out_format,
+         const py::int_& page_size, bool page_numbers, bool instructions, const py::int_& pid) {
         const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
         const TraceFormat to = parse_format(out_format);
+        const std::string from = fs_path(in), to_file = fs_path(out);
         py::gil_scoped_release release;
-        convert_trace(in, out, o, to);
+        convert_trace(from, to_file, o, to);
       },
       py::arg("input"), py::arg("output"), py::arg("format") = "auto", py::arg("out_format") = "auto",
       py::arg("page_size") = 4096, py::arg("page_numbers") = false, py::arg("instructions") = false,

@@ -2,7 +2,14 @@
 // conversion, and a TraceFormatError for every kind of bad input.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <cstring>
+#include <filesystem>
+#include <thread>
 
 #include "helpers.hpp"
 #include "pagesim/trace_io.hpp"
@@ -209,7 +216,13 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
     std::memcpy(s.data() + offset, value, n);
     return s;
   };
-  const std::uint32_t v2 = 2, page_beyond = 1000;
+  const std::uint32_t v2 = 2, page_beyond = 1000, one = 1;
+  // anon_trace's pages in order of first touch: 0 (7, 0x7f001), 1 (7, 0x7f002), 2 (9, 0x400),
+  // 3 (9, 0x401), 4 (7, 0x10); its processes: 7, 9.
+  std::uint64_t off_page_vpn = 0, off_proc_pid = 0;
+  std::memcpy(&off_page_vpn, native.data() + 72, 8);
+  std::memcpy(&off_proc_pid, native.data() + 88, 8);
+  const std::uint64_t vpn_7f001 = 0x7f001, pid_7 = 7;
   std::string record(24, '\0');
   std::memset(record.data() + 16, 0xff, 8);  // next_access_vtime -1
   std::string bad_next = record + record;
@@ -227,10 +240,18 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
       {"truncated columns", native.substr(0, native.size() - 3), TraceFormat::kNative, "truncated: the header promises"},
       {"page id beyond the page count", patched(128, &page_beyond, 4), TraceFormat::kNative,
        "byte 128: access 0 refers to page 1000: expected a page id below the page count 5"},
+      {"reserved field", patched(44, &one, 4), TraceFormat::kNative, "byte 44: reserved field 1: expected 0"},
+      {"header padding", patched(120, &one, 1), TraceFormat::kNative, "byte 120: header padding byte 1: expected 0"},
+      {"one page twice", patched(off_page_vpn + 4 * 8, &vpn_7f001, 8), TraceFormat::kNative,
+       "trace pages 0 and 4 are both pid 7 vpn 0x7f001; expected each (process, virtual page) once"},
+      {"one pid twice", patched(off_proc_pid + 8, &pid_7, 8), TraceFormat::kNative, "pid 7 appears twice"},
       // text
       {"text unknown op", "R 1\nX 2\n", TraceFormat::kText, "<string>:2: expected R or W, got 'X'"},
       {"text non-numeric", "R 0x12g4\n", TraceFormat::kText, "<string>:1: expected an address"},
       {"text empty", "", TraceFormat::kText, "<string>:0: expected at least one access"},
+      {"text hexadecimal pid", "0X10 R 0x1000\n", TraceFormat::kText, "<string>:1: expected a decimal process id, got '0X10'"},
+      {"text binary bytes quoted", std::string("R 0x10\0\xff\n", 9), TraceFormat::kText,
+       "<string>:1: expected an address (decimal or 0x hexadecimal, at most 64 bits), got '0x10\\x00\\xff'"},
       // lackey
       {"lackey unknown op", " X 0400,4\n", TraceFormat::kLackey, "<string>:1: expected a lackey access"},
       {"lackey non-hex", " L 04g0,4\n", TraceFormat::kLackey, "<string>:1: expected a hexadecimal address"},
@@ -249,6 +270,8 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
       {"csv unknown op", "page,op\n1,X\n", TraceFormat::kCsv, "<string>:2: expected op R, W, read or write, got 'X'"},
       {"csv field count", "page,op\n1\n", TraceFormat::kCsv, "<string>:2: expected 2 comma-separated fields"},
       {"csv page beyond the address space", "page\n0x10000000000000\n", TraceFormat::kCsv, "beyond the 64-bit address space"},
+      {"csv quoted empty field", "page\n1\n\"\"\n", TraceFormat::kCsv, "<string>:3: expected a page number (decimal or 0x hexadecimal), got ''"},
+      {"csv hexadecimal pid", "pid,page\n0X10,1\n", TraceFormat::kCsv, "<string>:2: expected a decimal process id, got '0X10'"},
       {"csv time backwards", "page,time\n1,5\n2,4\n", TraceFormat::kCsv, "<string>:3: time '4' is earlier"},
       {"csv kind conflict", "page,kind\n1,anon\n1,file\n", TraceFormat::kCsv, "<string>:3: page"},
       // oracleGeneral
@@ -319,13 +342,132 @@ TEST_CASE("detect_format: magic number, then extension, then the first line") {
   CHECK_THROWS_AS(detect_format(binary.path()), TraceFormatError);
 }
 
-TEST_CASE("the streaming native writer removes its file when not finished") {
-  TempFile f("unfinished.pgt");
+TEST_CASE("readers take what real files hold: a byte-order mark, valgrind's messages, long hex, pzstd") {
+  const auto vpns = [](const Trace& t) {
+    std::vector<std::uint64_t> out;
+    for (std::size_t i = 0; i < t.size(); ++i) out.push_back(t.page_vpn(t.page(i)));
+    return out;
+  };
+  ReadOptions detect;
+  const Trace csv = parse_trace("\xef\xbb\xbfpage,op\n1,R\n", detect);  // Excel's "CSV UTF-8"
+  CHECK(vpns(csv) == std::vector<std::uint64_t>{1});
+  CHECK(vpns(parse_trace("\xef\xbb\xbfR 0x1000\n", detect)) == std::vector<std::uint64_t>{1});
+  const Trace lackey = parse_trace("--5-- WARNING: unhandled amd64-linux syscall: 999\n L 1000,4\n==6== x\n S 2fff,2\n", detect);
+  CHECK(vpns(lackey) == std::vector<std::uint64_t>{1, 2, 3});  // 2fff,2 spans pages 2 and 3
+  CHECK(lackey.proc_pid(lackey.page_proc(lackey.page(0))) == 5);
+  CHECK(lackey.proc_pid(lackey.page_proc(lackey.page(1))) == 6);
+  CHECK(vpns(parse_trace("R 0x00000000000000001000\n", detect)) == std::vector<std::uint64_t>{1});
+  CHECK_THROWS_AS(parse_trace("R 0x10000000000000000\n", detect), TraceFormatError);  // 65 bits
+  // pzstd starts with a skippable frame (magic 0x184D2A50, a 4-byte length, the payload).
+  const std::string skippable("\x50\x2a\x4d\x18\x04\x00\x00\x00" "abcd", 12);
+  CHECK(vpns(parse_trace(skippable + zstd("R 0x2000\n"), detect)) == std::vector<std::uint64_t>{2});
+}
+
+// A named pipe that a thread fills with `data` (then, if `endless`, with zeros until the
+// reader closes it), as `zcat t.gz |` or `<(...)` would.
+class Fifo {
+ public:
+  Fifo(const std::string& name, std::string data, bool endless = false) : file_(name) {
+    REQUIRE(::mkfifo(file_.path().c_str(), 0600) == 0);
+    writer_ = std::thread([this, data = std::move(data), endless] {
+      const int fd = ::open(file_.path().c_str(), O_WRONLY);
+      if (fd < 0) return;
+      bool open = ::write(fd, data.data(), data.size()) == static_cast<ssize_t>(data.size());
+      const std::string zeros(1 << 16, '\0');
+      while (open && endless) open = ::write(fd, zeros.data(), zeros.size()) > 0;
+      ::close(fd);
+    });
+  }
+  ~Fifo() { writer_.join(); }
+  Fifo(const Fifo&) = delete;
+  Fifo& operator=(const Fifo&) = delete;
+  const std::string& path() const { return file_.path(); }
+
+ private:
+  TempFile file_;
+  std::thread writer_;
+};
+
+TEST_CASE("a trace from a pipe is opened once and read whole, in every format") {
+  // 1000 lines of 16 bytes: the format is told from the first 4096 bytes, which a second open
+  // of a pipe would not see again (a named pipe would not even open: no writer is left).
+  std::string text;
+  for (int i = 0; i < 1000; ++i) {
+    char line[32];
+    std::snprintf(line, sizeof line, "R 0x%011x\n", 0x1000 * i);
+    text += line;
+  }
+  REQUIRE(text.size() == 16000);
   {
-    NativeWriter w(f.path(), 4096, "x");
+    Fifo pipe("pipe_text", text);
+    const Trace t = read_trace(pipe.path());
+    CHECK(t.size() == 1000);
+    CHECK(t.page_vpn(t.page(999)) == 999);
+  }
+  std::string native;
+  {
+    TempFile f("pipe.pgt");
+    write_native(anon_trace(), f.path());
+    native = f.read();
+  }
+  {
+    Fifo pipe("pipe_native", native);
+    check_same_columns(read_trace(pipe.path()), anon_trace());
+  }
+  {
+    Fifo pipe("pipe_native_gz", gzip(native));
+    check_same_columns(read_trace(pipe.path()), anon_trace());
+  }
+  {
+    // Data after the end: read to one byte past the size the header gives, not to the end of
+    // an endless stream (without that limit this test never ends).
+    struct sigaction ignore {}, old {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGPIPE, &ignore, &old);
+    {
+      Fifo pipe("pipe_endless", native, true);
+      const std::string msg = message_of([&] { read_trace(pipe.path()); });
+      CHECK(msg == pipe.path() + ": byte " + std::to_string(native.size()) + ": unexpected data after the end of the trace");
+    }
+    ::sigaction(SIGPIPE, &old, nullptr);
+  }
+  {
+    Fifo pipe("pipe_convert", text);
+    TempFile out("pipe_convert.pgt");
+    convert_trace(pipe.path(), out.path(), {});
+    CHECK(read_trace(out.path()).size() == 1000);
+  }
+}
+
+TEST_CASE("a trace file is written whole or not at all") {
+  TempFile out("whole.pgt", "keep me");
+  // A conversion that fails on line 2 leaves the existing output as it was.
+  TempFile bad("whole_bad.txt", "R 0x1000\nX 0x2000\n");
+  CHECK_THROWS_AS(convert_trace(bad.path(), out.path(), {}), TraceFormatError);
+  CHECK(out.read() == "keep me");
+  // So does a streaming writer destroyed without finish().
+  {
+    NativeWriter w(out.path(), 4096, "x");
     w.add(1, 2, true, PageKind::kAnon);
   }
-  CHECK(f.read().empty());
+  CHECK(out.read() == "keep me");
+  // A trace with no accesses cannot be read back from any format: refused by name.
+  const Trace empty = std::move(TraceBuilder()).build();
+  CHECK(message_of([&] { write_trace(empty, out.path()); }) ==
+        "cannot write '" + out.path() + "': the trace has no accesses, and a trace file needs one");
+  CHECK(out.read() == "keep me");
+  // A conversion onto its own input reads the input to the end before replacing it.
+  TempFile same("whole_same.txt", "R 0x1000\nW 0x2000\nR 0x1000\n");
+  convert_trace(same.path(), same.path(), {}, TraceFormat::kNative);
+  const Trace t = read_trace(same.path());  // native now, found by its magic number
+  CHECK(t.size() == 3);
+  CHECK(t.count_writes() == 1);
+  // No temporary file is left next to it.
+  std::size_t left = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(".")) {
+    left += entry.path().filename().string().find(".pagesim-") != std::string::npos;
+  }
+  CHECK(left == 0);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <optional>
 #include <sstream>
 
@@ -189,14 +190,19 @@ TEST_CASE("from_columns takes vectors without copying them") {
 }
 
 TEST_CASE("from_columns names the column, the element and what is allowed") {
+  // Page p has vpn p unless `vpn` says otherwise; the pids are 1 and 2 unless `pids` does.
   const auto make = [](std::vector<PageId> pages, std::vector<std::uint8_t> flags, std::vector<ProcId> procs,
-                       std::vector<std::uint8_t> kinds) {
+                       std::vector<std::uint8_t> kinds, std::vector<std::uint64_t> vpn = {},
+                       std::vector<std::uint64_t> pids = {1, 2}) {
     std::vector<PageKind> k(kinds.size());
     std::memcpy(k.data(), kinds.data(), kinds.size());  // any byte, as a mapped file may hold
-    std::vector<std::uint64_t> vpn(procs.size(), 0);
+    if (vpn.empty()) {
+      vpn.resize(procs.size());
+      std::iota(vpn.begin(), vpn.end(), 0);
+    }
     return message_of([&] {
-      Trace::from_columns(std::move(pages), std::move(flags), std::move(procs), std::move(vpn), std::move(k), {1, 2},
-                          4096, "t");
+      Trace::from_columns(std::move(pages), std::move(flags), std::move(procs), std::move(vpn), std::move(k),
+                          std::move(pids), 4096, "t");
     });
   };
   CHECK(make({0, 1, 2, 3}, {0, 1, 0, 0}, {0, 1, 0}, {0, 0, 0}) ==
@@ -215,6 +221,13 @@ TEST_CASE("from_columns names the column, the element and what is allowed") {
         "per-page trace columns 'page_procs' (3), 'page_vpns' (3) and 'page_kinds' (2) differ in length; "
         "expected one entry per page");
   CHECK(make({0, 1, 2, 0}, {0, 1, 0, 0}, {0, 1, 0}, {0, 1, 0}) == "(no error)");
+  // One page under two ids would split its accesses: pages 0 and 2 are both pid 1's vpn 7;
+  // the same vpn in two processes is two pages.
+  CHECK(make({0, 1, 2, 0}, {0, 1, 0, 0}, {0, 1, 0}, {0, 0, 0}, {7, 7, 0}) == "(no error)");
+  CHECK(make({0, 1, 2, 0}, {0, 1, 0, 0}, {0, 1, 0}, {0, 0, 0}, {7, 5, 7}) ==
+        "trace pages 0 and 2 are both pid 1 vpn 0x7; expected each (process, virtual page) once");
+  CHECK(make({0, 1, 2, 0}, {0, 1, 0, 0}, {0, 1, 0}, {0, 0, 0}, {}, {9, 9}) ==
+        "trace column 'proc_pids': pid 9 appears twice; expected each process once");
 }
 
 }  // namespace pagesim::test

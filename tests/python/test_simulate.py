@@ -77,6 +77,21 @@ def test_errors_are_typed_value_errors(tmp_path):
         pagesim.simulate(BELADY, "lru", frames=0)
     with pytest.raises(pagesim.ConfigError, match="must be a bool, int, float or str"):
         pagesim.simulate(BELADY, "lru", frames=3, cpu_ns=[1])
+    # numpy scalars are values; arrays and objects whose __index__ fails are not (they once
+    # crashed the process); integers beyond int64 are out of range, not a RuntimeError.
+    assert pagesim.simulate(BELADY, "lru", frames=np.int32(3), cpu_ns=np.float32(2.0))["faults"] == \
+        pagesim.simulate(BELADY, "lru", frames=3, cpu_ns=2.0)["faults"]
+
+    class BadIndex:
+        def __index__(self):
+            raise ZeroDivisionError
+
+    for value in [np.array([5, 6]), np.array([]), np.array([1.5, 2.0]), BadIndex()]:
+        with pytest.raises(pagesim.ConfigError, match=r"parameter 'frames' must be a bool, int, float or str, got "):
+            pagesim.simulate(BELADY, "lru", frames=value)
+    for value in [2**63, 2**64, np.uint64(2**64 - 1)]:
+        with pytest.raises(pagesim.ConfigError, match=rf"parameter 'frames' = {int(value)} is out of range"):
+            pagesim.simulate(BELADY, "lru", frames=value)
     assert issubclass(pagesim.ConfigError, ValueError)
     assert issubclass(pagesim.TraceFormatError, pagesim.Error)
 

@@ -137,3 +137,63 @@ def test_cli_gen_info_convert(tmp_path):
     bad.write_text("R 1\nQ 2\n")
     r = cli("info", str(bad), check=False)
     assert r.returncode == 2 and r.stderr.startswith("pagesim: error: ") and ":2: expected R or W" in r.stderr
+
+
+def test_a_trace_from_a_pipe_is_read_whole(tmp_path):
+    # 1000 lines of 16 bytes: more than the 4096 bytes the format is told from, which a second
+    # open of the pipe would have lost.
+    lines = "".join("R 0x%011x\n" % (0x1000 * i) for i in range(1000))
+    r = subprocess.run([sys.executable, "-m", "pagesim", "info", "/dev/stdin"], input=lines,
+                       capture_output=True, text=True, env=ENV, check=True)
+    assert r.stdout.startswith("# /dev/stdin (text)\naccesses   1000\n")
+
+
+def test_messages_keep_bytes_that_are_not_utf8(tmp_path):
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"R 0x1000\nR \xff\xfe\n")
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(path)
+    assert str(e.value) == (f"{path}:2: expected an address (decimal or 0x hexadecimal, at most 64 bits), "
+                            "got '\\xff\\xfe'")
+    # A file name that is not UTF-8: read, written, named in messages and in repr.
+    name = tmp_path / os.fsdecode(b"bad\xffname.txt")
+    with open(os.fsencode(name), "wb") as f:
+        f.write(b"R 0x1000\nW 0x2000\n")
+    t = pagesim.load(name)
+    assert len(t) == 2 and "bad\\xffname.txt" in repr(t) and t.source.endswith("bad\\xffname.txt")
+    t.save(tmp_path / "copy.pgt")
+    assert "bad\\xffname" in repr(pagesim.load(tmp_path / "copy.pgt"))
+    missing = os.fsdecode(os.fsencode(tmp_path) + b"/gone\xff.txt")
+    r = cli("info", missing, check=False)
+    assert r.returncode == 2 and r.stderr.startswith("pagesim: error: ") and "gone\\xff.txt" in r.stderr
+
+
+def test_bad_load_arguments_name_the_key(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("R 0x1000\n")
+    with pytest.raises(pagesim.ConfigError, match=r"parameter 'pid' = -1 is not allowed"):
+        pagesim.Trace.load(str(path), pid=-1)
+    with pytest.raises(pagesim.ConfigError, match=r"parameter 'page_size' = 4294967296 is not allowed"):
+        pagesim.Trace.load(str(path), page_size=2**32)
+    with pytest.raises(pagesim.ConfigError, match=r"'page_size' = 3 is not allowed: must be a power of two"):
+        pagesim.load(path, page_size=3)
+
+
+def test_writes_are_whole_or_not_at_all(tmp_path):
+    out = tmp_path / "out.pgt"
+    out.write_bytes(b"keep me")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("R 0x1000\nX 0x2000\n")
+    r = cli("convert", str(bad), str(out), check=False)
+    assert r.returncode == 2 and ":2: expected R or W" in r.stderr
+    assert out.read_bytes() == b"keep me"
+    empty = pagesim.Trace.from_arrays(np.array([], dtype=np.uint64))
+    with pytest.raises(pagesim.ConfigError, match="the trace has no accesses"):
+        empty.save(out)
+    assert out.read_bytes() == b"keep me"
+    # Converting a file onto itself reads it to the end first.
+    same = tmp_path / "same.txt"
+    same.write_text("R 0x1000\nW 0x2000\nR 0x1000\n")
+    cli("convert", str(same), str(same), "--to", "native")
+    assert len(pagesim.load(same)) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "out.pgt", "same.txt"]

@@ -65,7 +65,7 @@ class Peeked {
     }
     return raw_->read(out, n);
   }
-  ByteSource& raw() { return *raw_; }
+  const ByteSource& raw() const { return *raw_; }
 
  private:
   std::unique_ptr<ByteSource> raw_;
@@ -73,10 +73,12 @@ class Peeked {
   std::size_t pos_ = 0;
 };
 
-class PlainSource final : public ByteSource {
+// The bytes of `in` as they are: the peeked head, then the rest.
+class HeadSource final : public ByteSource {
  public:
-  explicit PlainSource(Peeked in) : ByteSource(in.raw().name()), in_(std::move(in)) {}
+  explicit HeadSource(Peeked in) : ByteSource(in.raw().name()), in_(std::move(in)) {}
   std::size_t read(char* out, std::size_t n) override { return in_.read(out, n); }
+  const char* compression() const override { return in_.raw().compression(); }
 
  private:
   Peeked in_;
@@ -193,11 +195,14 @@ std::unique_ptr<ByteSource> detect(std::unique_ptr<ByteSource> raw) {
   raw->read_exact(head.data(), head.size(), got);
   head.resize(got);
   const auto starts = [&](std::string_view magic) { return head.size() >= magic.size() && head.compare(0, magic.size(), magic) == 0; };
-  const bool gzip = starts("\x1f\x8b"), zstd = starts("\x28\xb5\x2f\xfd");
+  // zstd: a frame, or a skippable frame (magic 0x184D2A5?, as pzstd writes first).
+  const bool gzip = starts("\x1f\x8b");
+  const bool zstd = starts("\x28\xb5\x2f\xfd") ||
+                    (head.size() == 4 && (head[0] & 0xf0) == 0x50 && head.compare(1, 3, "\x2a\x4d\x18") == 0);
   Peeked in(std::move(raw), std::move(head));
   if (gzip) return std::make_unique<GzipSource>(std::move(in));
   if (zstd) return std::make_unique<ZstdSource>(std::move(in));
-  return std::make_unique<PlainSource>(std::move(in));
+  return std::make_unique<HeadSource>(std::move(in));
 }
 
 }  // namespace
@@ -216,6 +221,10 @@ std::unique_ptr<ByteSource> open_source(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (!f) throw TraceFormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   return detect(std::make_unique<FileSource>(path, f));
+}
+
+std::unique_ptr<ByteSource> with_head(std::string head, std::unique_ptr<ByteSource> rest) {
+  return std::make_unique<HeadSource>(Peeked(std::move(rest), std::move(head)));
 }
 
 std::unique_ptr<ByteSource> memory_source(std::string_view data, std::string name) {

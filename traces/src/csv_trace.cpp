@@ -63,7 +63,7 @@ std::uint64_t stream_csv(LineReader& reader, const ReadOptions& options, AccessS
     const auto fail = [&](const std::string& what) {
       throw TraceFormatError(reader.name(), reader.line_number(), what);
     };
-    if (trim(line).empty() || line[0] == '#') continue;
+    if (line.find_first_not_of(" \t") == std::string_view::npos || line[0] == '#') continue;
     split(line, f);
     if (cols.empty()) {
       bool has[6] = {};
@@ -110,7 +110,7 @@ std::uint64_t stream_csv(LineReader& reader, const ReadOptions& options, AccessS
           else if (!iequals(v, "R") && !iequals(v, "read")) fail("expected op R, W, read or write, got " + quoted(v));
           break;
         case Col::kPid:
-          if (!parse_u64(v, pid) || v.substr(0, 2) == "0x") fail("expected a decimal process id, got " + quoted(v));
+          if (!parse_decimal(v, pid)) fail("expected a decimal process id, got " + quoted(v));
           break;
         case Col::kTime: {
           double t = 0;

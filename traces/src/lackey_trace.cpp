@@ -1,6 +1,7 @@
 // valgrind --tool=lackey --trace-mem=yes output (valgrind 3.x lackey/lk_main.c):
 //
 //   ==4242== Lackey, an example Valgrind tool        banner and summary lines: give the pid
+//   --4242-- WARNING: unhandled syscall: 999         valgrind's own messages: the same
 //   I  04001000,2                                   instruction fetch (skipped by default)
 //    L 1ffefffb58,8                                 load
 //    S 1ffefffb50,8                                 store
@@ -40,11 +41,12 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
       throw TraceFormatError(reader.name(), reader.line_number(), what);
     };
     if (line.empty()) continue;
-    if (line.size() >= 2 && line[0] == '=' && line[1] == '=') {
-      const std::size_t end = line.find("==", 2);
+    if (line.size() >= 2 && (line[0] == '=' || line[0] == '-') && line[1] == line[0]) {
+      const std::string_view mark = line.substr(0, 2);
+      const std::size_t end = line.find(mark, 2);
       std::uint64_t banner_pid = 0;
       if (end == std::string_view::npos || !parse_dec(line.substr(2, end - 2), banner_pid)) {
-        fail("expected a valgrind banner '==PID== ...', got " + quoted(line));
+        fail("expected a valgrind banner '" + std::string(mark) + "PID" + std::string(mark) + " ...', got " + quoted(line));
       }
       pid = banner_pid;
       continue;

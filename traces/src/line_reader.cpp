@@ -71,12 +71,15 @@ bool LineReader::next(std::string_view& line) {
     scanned += begin_;
   }
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (line_number_ == 0 && line.substr(0, 3) == "\xef\xbb\xbf") line.remove_prefix(3);
   ++line_number_;
   return true;
 }
 
 bool parse_hex_digits(std::string_view digits, std::uint64_t& value) {
-  if (digits.empty() || digits.size() > 16) return false;
+  if (digits.empty()) return false;
+  while (digits.size() > 16 && digits.front() == '0') digits.remove_prefix(1);
+  if (digits.size() > 16) return false;
   std::uint64_t v = 0;
   for (char c : digits) {
     unsigned d;
@@ -90,21 +93,22 @@ bool parse_hex_digits(std::string_view digits, std::uint64_t& value) {
   return true;
 }
 
-bool parse_u64(std::string_view text, std::uint64_t& value) {
+bool parse_decimal(std::string_view text, std::uint64_t& value) {
   if (text.empty()) return false;
   std::uint64_t v = 0;
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-    if (!parse_hex_digits(text.substr(2), v)) return false;
-  } else {
-    for (char c : text) {
-      if (c < '0' || c > '9') return false;
-      const auto d = static_cast<std::uint64_t>(c - '0');
-      if (v > (UINT64_MAX - d) / 10) return false;
-      v = v * 10 + d;
-    }
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    const auto d = static_cast<std::uint64_t>(c - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
   }
   value = v;
   return true;
+}
+
+bool parse_u64(std::string_view text, std::uint64_t& value) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex_digits(text.substr(2), value);
+  return parse_decimal(text, value);
 }
 
 }  // namespace pagesim

@@ -77,19 +77,12 @@ Header layout(std::uint64_t accesses, std::uint64_t pages, std::uint64_t procs, 
   return h;
 }
 
+// An OutputFile that keeps count of its position, for the column offsets.
 class OutFile {
  public:
-  explicit OutFile(const std::string& path) : path_(path), f_(open(path)) {
-    if (!f_) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
-    std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
-  }
-  ~OutFile() {
-    if (f_) std::fclose(f_);
-  }
-  OutFile(const OutFile&) = delete;
-  OutFile& operator=(const OutFile&) = delete;
+  explicit OutFile(const std::string& path) : file_(path) {}
   void write(const void* data, std::size_t n) {
-    if (n != 0 && std::fwrite(data, 1, n, f_) != n) fail();
+    if (n != 0 && std::fwrite(data, 1, n, file_.get()) != n) file_.fail();
     pos_ += n;
   }
   void pad_to(std::uint64_t offset) {
@@ -97,24 +90,13 @@ class OutFile {
     while (pos_ < offset) write(zeros, static_cast<std::size_t>(std::min<std::uint64_t>(offset - pos_, kAlign)));
   }
   void seek(std::uint64_t offset) {
-    if (std::fflush(f_) != 0 || std::fseek(f_, static_cast<long>(offset), SEEK_SET) != 0) fail();
+    if (std::fflush(file_.get()) != 0 || std::fseek(file_.get(), static_cast<long>(offset), SEEK_SET) != 0) file_.fail();
     pos_ = offset;
   }
-  void close() {
-    std::FILE* f = f_;
-    f_ = nullptr;
-    if (std::fclose(f) != 0) fail();
-  }
-  std::FILE* get() { return f_; }
-  static std::FILE* open(const std::string& path) {
-    detail::unlink_before_rewrite(path);
-    return std::fopen(path.c_str(), "wb");
-  }
-  [[noreturn]] void fail() const { throw ConfigError("cannot write '" + path_ + "': " + std::strerror(errno)); }
+  void close() { file_.commit(); }
 
  private:
-  std::string path_;
-  std::FILE* f_;
+  detail::OutputFile file_;
   std::uint64_t pos_ = 0;
 };
 
@@ -188,6 +170,10 @@ Trace parse_native(const char* data, std::size_t size, const std::string& name, 
   if (h.header_size != kHeaderSize) {
     bad(name, offsetof(Header, header_size), "header size " + std::to_string(h.header_size) + ": expected 128");
   }
+  if (h.reserved0 != 0) bad(name, offsetof(Header, reserved0), "reserved field " + std::to_string(h.reserved0) + ": expected 0");
+  for (std::uint64_t i = sizeof h; i < kHeaderSize; ++i) {
+    if (data[i] != 0) bad(name, i, "header padding byte " + std::to_string(static_cast<unsigned char>(data[i])) + ": expected 0");
+  }
   if (h.page_size == 0 || (h.page_size & (h.page_size - 1)) != 0) {
     bad(name, offsetof(Header, page_size), "page size " + std::to_string(h.page_size) + ": expected a power of two");
   }
@@ -255,19 +241,40 @@ Trace parse_native(const char* data, std::size_t size, const std::string& name, 
 }
 
 Trace detail::parse_native_decompressed(ByteSource& source, std::string bytes, const std::string& name) {
+  // Up to one byte past the size the header gives, enough to see data after the end: a
+  // compressed stream that expands to far more is not held in memory.
+  std::uint64_t limit = UINT64_MAX;
   std::vector<char> chunk(1 << 20);
-  while (const std::size_t got = source.read(chunk.data(), chunk.size())) bytes.append(chunk.data(), got);
+  try {
+    for (;;) {
+      if (limit == UINT64_MAX && bytes.size() >= kHeaderSize && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0) {
+        std::uint64_t file_size;
+        std::memcpy(&file_size, bytes.data() + offsetof(Header, file_size), sizeof file_size);
+        limit = std::max<std::uint64_t>(file_size, kHeaderSize) + 1;
+      }
+      if (bytes.size() >= limit) break;
+      const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), limit - bytes.size()));
+      const std::size_t got = source.read(chunk.data(), want);
+      if (got == 0) break;
+      bytes.append(chunk.data(), got);
+    }
+  } catch (const std::bad_alloc&) {
+    bad(name, bytes.size(), "out of memory after " + std::to_string(bytes.size()) + " bytes: expected a trace that fits in memory");
+  }
   auto owned = std::make_shared<const std::string>(std::move(bytes));
   const char* data = owned->data();
   const std::size_t size = owned->size();
   return parse_native(data, size, name, std::move(owned));
 }
 
+bool detail::mappable(const ByteSource& source, const std::string& path) {
+  struct stat st {};
+  return std::string_view(source.compression()) == "none" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
 Trace read_native(const std::string& path) {
   auto source = open_source(path);
-  if (std::string_view(source->compression()) != "none") {
-    return detail::parse_native_decompressed(*source, std::string(), path);
-  }
+  if (!detail::mappable(*source, path)) return detail::parse_native_decompressed(*source, std::string(), path);
   source.reset();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw TraceFormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -289,6 +296,7 @@ Trace read_native(const std::string& path) {
 }
 
 void write_native(const Trace& t, const std::string& path) {
+  detail::refuse_empty(t, path);
   const Header h = layout(t.size(), t.num_pages(), t.num_procs(), t.page_size(), t.source().size());
   OutFile out(path);
   out.write(&h, sizeof h);
@@ -306,8 +314,7 @@ void write_native(const Trace& t, const std::string& path) {
 // ---- streaming writer -------------------------------------------------------------------
 
 struct NativeWriter::Impl {
-  Impl(const std::string& p, std::uint32_t ps, std::string src)
-      : path(p), out(p), page_size(ps), source(std::move(src)) {
+  Impl(const std::string& path, std::uint32_t ps, std::string src) : out(path), page_size(ps), source(std::move(src)) {
     flags_file = std::tmpfile();
     if (!flags_file) throw ConfigError(std::string("cannot create a temporary file: ") + std::strerror(errno));
     Header placeholder{};
@@ -333,7 +340,6 @@ struct NativeWriter::Impl {
     flag_buffer.clear();
   }
 
-  std::string path;
   OutFile out;
   std::uint32_t page_size;
   std::string source;
@@ -342,7 +348,6 @@ struct NativeWriter::Impl {
   std::vector<std::uint8_t> flag_buffer;
   PageInterner pages;
   std::uint64_t accesses = 0;
-  bool finished = false;
 };
 
 NativeWriter::NativeWriter(const std::string& path, std::uint32_t page_size, std::string source) {
@@ -352,13 +357,7 @@ NativeWriter::NativeWriter(const std::string& path, std::uint32_t page_size, std
   impl_ = std::make_unique<Impl>(path, page_size, std::move(source));
 }
 
-NativeWriter::~NativeWriter() {
-  if (impl_ && !impl_->finished) {
-    const std::string path = impl_->path;
-    impl_.reset();
-    std::remove(path.c_str());
-  }
-}
+NativeWriter::~NativeWriter() = default;
 
 std::uint64_t NativeWriter::size() const { return impl_->accesses; }
 
@@ -394,7 +393,6 @@ void NativeWriter::finish() {
   w.out.seek(0);
   w.out.write(&h, sizeof h);
   w.out.close();
-  w.finished = true;
 }
 
 }  // namespace pagesim

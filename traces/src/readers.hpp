@@ -2,6 +2,7 @@
 // Streaming readers behind read_trace/stream_trace. Each delivers accesses to the sink, throws
 // TraceFormatError on bad input (including a file without accesses) and returns the count.
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 #include "pagesim/byte_source.hpp"
@@ -17,16 +18,46 @@ std::uint64_t stream_oracle_general(ByteSource& in, const ReadOptions& options, 
 
 std::uint32_t page_shift(std::uint32_t page_size);
 
-// A compressed native trace: reads the rest of `source` after `bytes` (what was already read
-// from it) and parses the whole, the Trace's columns pointing into the decompressed bytes.
+// Whether a native trace can be mapped: `source`, opened on `path`, is not compressed and
+// `path` is a regular file (not a pipe, which could not be opened a second time either).
+bool mappable(const ByteSource& source, const std::string& path);
+
+// A native trace that cannot be mapped (compressed, or a pipe): reads the rest of `source`
+// after `bytes` (what was already read from it), up to one byte past the size its header
+// gives, and parses that, the Trace's columns pointing into the bytes read.
 Trace parse_native_decompressed(ByteSource& source, std::string bytes, const std::string& name);
 
-// Call before opening `path` for writing. A Trace read from a native file maps it, and
-// truncating that file would pull the pages from under the Trace (SIGBUS): an existing
-// regular file is unlinked instead, so that the write creates a new one and the old one lives
-// on, unnamed, as long as a mapping holds it. A symbolic link is followed (the link stays);
-// anything else (a device, a pipe) is left alone.
-void unlink_before_rewrite(const std::string& path);
+// Throws ConfigError if `t` has no accesses: no format can hold such a trace (its readers
+// reject an empty file), so writing one would make a file that cannot be read back.
+void refuse_empty(const Trace& t, const std::string& path);
+
+// A trace file written whole or not at all. The bytes go to a temporary file next to `path`
+// that commit() renames over it, so until then an existing file is untouched (a Trace that
+// maps it keeps its pages, and an input converted onto itself is read to the end); if the
+// writer throws or is destroyed first, the temporary file is removed. A symbolic link is
+// followed (the link stays); a path that exists and is not a regular file (a pipe,
+// /dev/stdout) is written in place.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  std::FILE* get() const { return f_; }
+  void commit();
+  // Throws ConfigError naming the path and errno's reason.
+  [[noreturn]] void fail() const;
+
+ private:
+  std::string path_;
+  std::string target_;  // what the temporary file becomes; empty when written in place
+  std::string temp_;
+  std::FILE* f_ = nullptr;
+};
+
+// `s` in quotes for a message, at most 40 bytes of it; bytes that are not printable ASCII
+// (a NUL, a byte of a binary file) as \xNN, so the message stays one line of valid UTF-8.
 std::string quoted(std::string_view s);
 
 }  // namespace pagesim::detail

@@ -34,8 +34,17 @@ std::uint32_t page_shift(std::uint32_t page_size) {
 }
 
 std::string quoted(std::string_view s) {
-  if (s.size() > 40) return "'" + std::string(s.substr(0, 40)) + "...'";
-  return "'" + std::string(s) + "'";
+  std::string out = "'";
+  for (const char c : s.substr(0, 40)) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u < 0x7f) {
+      out += c;
+    } else {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += {'\\', 'x', kHex[u >> 4], kHex[u & 15]};
+    }
+  }
+  return out + (s.size() > 40 ? "...'" : "'");
 }
 
 std::uint64_t stream_text(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
@@ -65,7 +74,7 @@ std::uint64_t stream_text(LineReader& reader, const ReadOptions& options, Access
            std::to_string(columns_line) + ", got " + std::to_string(n));
     }
     std::uint64_t pid = 0;
-    if (n == 3 && (!parse_u64(f[0], pid) || f[0].substr(0, 2) == "0x")) {
+    if (n == 3 && !parse_decimal(f[0], pid)) {
       fail("expected a decimal process id, got " + quoted(f[0]));
     }
     const std::string_view op = f[n - 2];

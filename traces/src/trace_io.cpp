@@ -47,6 +47,7 @@ constexpr std::string_view kNativeMagic = "PGSIMTRC";
 // The format the first bytes of a file imply; kAuto for binary data of an unknown kind.
 TraceFormat sniff(std::string_view head) {
   if (head.substr(0, kNativeMagic.size()) == kNativeMagic) return TraceFormat::kNative;
+  if (head.substr(0, 3) == "\xef\xbb\xbf") head.remove_prefix(3);  // a UTF-8 byte-order mark
   for (char c : head) {
     const auto u = static_cast<unsigned char>(c);
     if (u == 0 || u >= 0x80 || (u < 0x20 && c != '\n' && c != '\r' && c != '\t')) return TraceFormat::kAuto;
@@ -59,7 +60,7 @@ TraceFormat sniff(std::string_view head) {
     start = end + 1;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     if (line.empty() || line[0] == '#') continue;
-    if (line.substr(0, 2) == "==" || line.substr(0, 3) == "I  " || line.substr(0, 3) == " L " ||
+    if (line.substr(0, 2) == "==" || line.substr(0, 2) == "--" || line.substr(0, 3) == "I  " || line.substr(0, 3) == " L " ||
         line.substr(0, 3) == " S " || line.substr(0, 3) == " M ") {
       return TraceFormat::kLackey;
     }
@@ -102,19 +103,6 @@ std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format
   throw ConfigError("the native format is not read by streaming; use read_trace");
 }
 
-std::FILE* open_out(const std::string& path) {
-  detail::unlink_before_rewrite(path);
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
-  std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
-  return f;
-}
-
-void close_out(std::FILE* f, const std::string& path) {
-  const bool error = std::ferror(f) != 0;
-  if (std::fclose(f) != 0 || error) throw ConfigError("cannot write '" + path + "': " + std::strerror(errno));
-}
-
 std::uint64_t byte_address(const Trace& t, PageId p) {
   const std::uint32_t shift = detail::page_shift(t.page_size());
   if (t.page_vpn(p) > (UINT64_MAX >> shift)) {
@@ -150,35 +138,58 @@ const char* format_name(TraceFormat format) {
   return "?";
 }
 
-TraceFormat detect_format(const std::string& path) {
+namespace {
+
+struct OpenedTrace {
+  TraceFormat format;
+  std::unique_ptr<ByteSource> source;  // from the first byte
+};
+
+// Opens `path` once (a pipe cannot be opened twice) and settles its format: `format`, or for
+// kAuto the one its first bytes and name imply; the source yields those bytes again.
+OpenedTrace open_trace(const std::string& path, TraceFormat format) {
   auto source = open_source(path);
-  const std::string head = head_of(*source);
-  if (head.substr(0, kNativeMagic.size()) == kNativeMagic) return TraceFormat::kNative;
-  if (const TraceFormat f = by_extension(path); f != TraceFormat::kAuto) return f;
-  const TraceFormat f = sniff(head);
-  if (f == TraceFormat::kAuto) unknown(path);
-  return f;
+  std::string head = head_of(*source);
+  if (format == TraceFormat::kAuto) {
+    if (head.substr(0, kNativeMagic.size()) == kNativeMagic) format = TraceFormat::kNative;
+    if (format == TraceFormat::kAuto) format = by_extension(path);
+    if (format == TraceFormat::kAuto) format = sniff(head);
+    if (format == TraceFormat::kAuto) unknown(path);
+  }
+  return {format, with_head(std::move(head), std::move(source))};
 }
 
+// A native trace: mapped by read_native if it can be, else read from the source already open.
+Trace native_from(OpenedTrace opened, const std::string& path) {
+  if (!detail::mappable(*opened.source, path)) return detail::parse_native_decompressed(*opened.source, std::string(), path);
+  opened.source.reset();
+  return read_native(path);
+}
+
+}  // namespace
+
+TraceFormat detect_format(const std::string& path) { return open_trace(path, TraceFormat::kAuto).format; }
+
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink) {
-  const TraceFormat format = options.format == TraceFormat::kAuto ? detect_format(path) : options.format;
-  if (format == TraceFormat::kNative) {
-    const Trace t = read_native(path);
+  OpenedTrace opened = open_trace(path, options.format);
+  if (opened.format == TraceFormat::kNative) {
+    const Trace t = native_from(std::move(opened), path);
     for (std::size_t i = 0; i < t.size(); ++i) {
       const PageId p = t.page(i);
       sink.add(t.proc_pid(t.page_proc(p)), t.page_vpn(p), t.write(i), t.page_kind(p));
     }
     return t.size();
   }
-  return stream_from(open_source(path), format, options, sink);
+  return stream_from(std::move(opened.source), opened.format, options, sink);
 }
 
-Trace read_trace(const std::string& path, const ReadOptions& options) {
+Trace read_trace(const std::string& path, const ReadOptions& options, TraceFormat* format_read) {
   detail::page_shift(options.page_size);
-  const TraceFormat format = options.format == TraceFormat::kAuto ? detect_format(path) : options.format;
-  if (format == TraceFormat::kNative) return read_native(path);
+  OpenedTrace opened = open_trace(path, options.format);
+  if (format_read) *format_read = opened.format;
+  if (opened.format == TraceFormat::kNative) return native_from(std::move(opened), path);
   BuilderSink sink(options.page_size, path);
-  stream_from(open_source(path), format, options, sink);
+  stream_from(std::move(opened.source), opened.format, options, sink);
   return std::move(sink).build();
 }
 
@@ -187,21 +198,12 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
   TraceFormat format = options.format;
   if (format == TraceFormat::kAuto || format == TraceFormat::kNative) {
     auto source = memory_source(data, name);
-    std::string bytes;
-    if (std::string_view(source->compression()) == "none") {
-      bytes.assign(data.substr(0, 4096));
-    } else {
-      std::vector<char> chunk(1 << 16);
-      while (const std::size_t got = source->read(chunk.data(), chunk.size())) {
-        bytes.append(chunk.data(), got);
-        if (format == TraceFormat::kAuto && bytes.size() >= 4096) break;
-      }
-    }
-    if (format == TraceFormat::kAuto) format = sniff(std::string_view(bytes).substr(0, 4096));
+    std::string head = head_of(*source);
+    if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(name);
     if (format == TraceFormat::kNative) {
       if (std::string_view(source->compression()) == "none") return parse_native(data.data(), data.size(), name);
-      return detail::parse_native_decompressed(*source, std::move(bytes), name);
+      return detail::parse_native_decompressed(*source, std::move(head), name);
     }
   }
   BuilderSink sink(options.page_size, name);
@@ -210,23 +212,22 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
 }
 
 void write_text(const Trace& t, const std::string& path) {
-  std::FILE* f = open_out(path);
-  try {
-    std::fprintf(f, "# pagesim trace: pid op address (%u-byte pages)\n", t.page_size());
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const PageId p = t.page(i);
-      std::fprintf(f, "%llu %c 0x%llx\n", static_cast<unsigned long long>(t.proc_pid(t.page_proc(p))),
-                   t.write(i) ? 'W' : 'R', static_cast<unsigned long long>(byte_address(t, p)));
-    }
-  } catch (...) {
-    std::fclose(f);
-    throw;
+  detail::refuse_empty(t, path);
+  detail::OutputFile out(path);
+  std::FILE* f = out.get();
+  std::fprintf(f, "# pagesim trace: pid op address (%u-byte pages)\n", t.page_size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const PageId p = t.page(i);
+    std::fprintf(f, "%llu %c 0x%llx\n", static_cast<unsigned long long>(t.proc_pid(t.page_proc(p))),
+                 t.write(i) ? 'W' : 'R', static_cast<unsigned long long>(byte_address(t, p)));
   }
-  close_out(f, path);
+  out.commit();
 }
 
 void write_csv(const Trace& t, const std::string& path) {
-  std::FILE* f = open_out(path);
+  detail::refuse_empty(t, path);
+  detail::OutputFile out(path);
+  std::FILE* f = out.get();
   std::fputs("pid,op,page,kind\n", f);
   for (std::size_t i = 0; i < t.size(); ++i) {
     const PageId p = t.page(i);
@@ -234,30 +235,28 @@ void write_csv(const Trace& t, const std::string& path) {
                  t.write(i) ? 'W' : 'R', static_cast<unsigned long long>(t.page_vpn(p)),
                  t.page_kind(p) == PageKind::kFile ? "file" : "anon");
   }
-  close_out(f, path);
+  out.commit();
 }
 
 void write_lackey(const Trace& t, const std::string& path) {
-  std::FILE* f = open_out(path);
-  try {
-    std::uint64_t pid = ~std::uint64_t{0};
-    for (std::size_t i = 0; i < t.size(); ++i) {
-      const PageId p = t.page(i);
-      const std::uint64_t this_pid = t.proc_pid(t.page_proc(p));
-      if (this_pid != pid) {
-        std::fprintf(f, "==%llu== pagesim trace\n", static_cast<unsigned long long>(this_pid));
-        pid = this_pid;
-      }
-      std::fprintf(f, " %c %08llx,1\n", t.write(i) ? 'S' : 'L', static_cast<unsigned long long>(byte_address(t, p)));
+  detail::refuse_empty(t, path);
+  detail::OutputFile out(path);
+  std::FILE* f = out.get();
+  std::uint64_t pid = ~std::uint64_t{0};
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const PageId p = t.page(i);
+    const std::uint64_t this_pid = t.proc_pid(t.page_proc(p));
+    if (this_pid != pid) {
+      std::fprintf(f, "==%llu== pagesim trace\n", static_cast<unsigned long long>(this_pid));
+      pid = this_pid;
     }
-  } catch (...) {
-    std::fclose(f);
-    throw;
+    std::fprintf(f, " %c %08llx,1\n", t.write(i) ? 'S' : 'L', static_cast<unsigned long long>(byte_address(t, p)));
   }
-  close_out(f, path);
+  out.commit();
 }
 
 void write_oracle_general(const Trace& t, const std::string& path) {
+  detail::refuse_empty(t, path);
   // obj_id: the page number when the trace has one process; with several, pid << 40 | vpn so
   // that pages of different processes stay distinct objects.
   const bool multi = t.num_procs() > 1;
@@ -278,7 +277,7 @@ void write_oracle_general(const Trace& t, const std::string& path) {
       seen[t.page(i)] = static_cast<std::int64_t>(i);
     }
   }
-  std::FILE* f = open_out(path);
+  detail::OutputFile out(path);
   char rec[24];
   for (std::size_t i = 0; i < t.size(); ++i) {
     const auto clock = static_cast<std::uint32_t>(std::min<std::size_t>(i, UINT32_MAX));
@@ -287,9 +286,9 @@ void write_oracle_general(const Trace& t, const std::string& path) {
     std::memcpy(rec + 4, &obj[t.page(i)], 8);
     std::memcpy(rec + 12, &size, 4);
     std::memcpy(rec + 16, &next[i], 8);
-    std::fwrite(rec, 1, sizeof rec, f);
+    std::fwrite(rec, 1, sizeof rec, out.get());
   }
-  close_out(f, path);
+  out.commit();
 }
 
 void write_trace(const Trace& trace, const std::string& path, TraceFormat format) {
@@ -314,30 +313,70 @@ void write_trace(const Trace& trace, const std::string& path, TraceFormat format
 void convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
                    TraceFormat out_format) {
   detail::page_shift(options.page_size);
-  const TraceFormat from = options.format == TraceFormat::kAuto ? detect_format(in) : options.format;
   if (out_format == TraceFormat::kAuto) out_format = by_extension(out);
   if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
-  if (out_format == TraceFormat::kNative && from != TraceFormat::kNative) {
+  OpenedTrace opened = open_trace(in, options.format);
+  if (opened.format == TraceFormat::kNative) return write_trace(native_from(std::move(opened), in), out, out_format);
+  if (out_format == TraceFormat::kNative) {
     NativeWriter writer(out, options.page_size, in);
-    stream_from(open_source(in), from, options, writer);
+    stream_from(std::move(opened.source), opened.format, options, writer);
     writer.finish();
     return;
   }
-  ReadOptions o = options;
-  o.format = from;
-  write_trace(read_trace(in, o), out, out_format);
+  BuilderSink sink(options.page_size, in);
+  stream_from(std::move(opened.source), opened.format, options, sink);
+  write_trace(std::move(sink).build(), out, out_format);
 }
 
 namespace detail {
 
-void unlink_before_rewrite(const std::string& path) {
-  char* resolved = ::realpath(path.c_str(), nullptr);
-  if (!resolved) return;  // no such file yet (or unreachable: opening it will say why)
-  struct stat st {};
-  // A failed unlink leaves the old behaviour, a write in place.
-  if (::stat(resolved, &st) == 0 && S_ISREG(st.st_mode)) ::unlink(resolved);
-  std::free(resolved);
+void refuse_empty(const Trace& t, const std::string& path) {
+  if (t.size() == 0) throw ConfigError("cannot write '" + path + "': the trace has no accesses, and a trace file needs one");
 }
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+    f_ = std::fopen(path.c_str(), "wb");  // a pipe or a device: nothing to replace
+  } else {
+    char* resolved = ::realpath(path.c_str(), nullptr);  // an existing file, through its links
+    target_ = resolved ? resolved : path;
+    std::free(resolved);
+    const std::size_t slash = target_.find_last_of('/');
+    const std::size_t name_at = slash == std::string::npos ? 0 : slash + 1;
+    temp_ = target_.substr(0, name_at) + "." + target_.substr(name_at) + ".pagesim-XXXXXX";
+    const int fd = ::mkstemp(temp_.data());
+    if (fd < 0) fail();
+    const mode_t mask = ::umask(0);  // the mode a plain fopen would have given
+    ::umask(mask);
+    ::fchmod(fd, 0666 & ~mask);
+    f_ = ::fdopen(fd, "wb");
+    if (!f_) ::close(fd);
+  }
+  if (!f_) {
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    fail();
+  }
+  std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
+}
+
+OutputFile::~OutputFile() {
+  if (f_) std::fclose(f_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void OutputFile::commit() {
+  std::FILE* f = f_;
+  f_ = nullptr;
+  const bool error = std::ferror(f) != 0;
+  if (std::fclose(f) != 0 || error) fail();
+  if (!temp_.empty()) {
+    if (std::rename(temp_.c_str(), target_.c_str()) != 0) fail();
+    temp_.clear();
+  }
+}
+
+void OutputFile::fail() const { throw ConfigError("cannot write '" + path_ + "': " + std::strerror(errno)); }
 
 }  // namespace detail
 }  // namespace pagesim

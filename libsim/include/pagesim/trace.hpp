@@ -98,7 +98,8 @@ class Trace {
   // A trace from its columns (deserialising, memory-mapped formats, numpy); vectors convert
   // without a copy. Throws ConfigError naming the column and the index if they are
   // inconsistent: unequal lengths, a page id >= the page count, a process id >= the process
-  // count, a flags byte other than 0 or 1, a page kind other than 0 or 1.
+  // count, a flags byte other than 0 or 1, a page kind other than 0 or 1, two pages with the
+  // same process and virtual page number, a pid listed twice.
   static Trace from_columns(Column<PageId> pages, Column<std::uint8_t> flags, Column<ProcId> page_proc,
                             Column<std::uint64_t> page_vpn, Column<PageKind> page_kind,
                             Column<std::uint64_t> proc_pid, std::uint32_t page_size, std::string source);

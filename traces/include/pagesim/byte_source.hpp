@@ -36,6 +36,9 @@ class ByteSource {
 
 // Opens a file; throws TraceFormatError if it cannot be opened.
 std::unique_ptr<ByteSource> open_source(const std::string& path);
+// `head`, bytes already read from `rest`, then the rest of `rest`: a look at the start of an
+// input that can be read only once (a pipe) without losing it. Same name and compression.
+std::unique_ptr<ByteSource> with_head(std::string head, std::unique_ptr<ByteSource> rest);
 // A source over `data` (not copied: it must outlive the source), decompressed likewise.
 std::unique_ptr<ByteSource> memory_source(std::string_view data, std::string name = "<string>");
 

@@ -20,7 +20,8 @@ class LineReader {
   static LineReader from_string(std::string_view text, std::string name = "<string>");
   static LineReader from_source(std::unique_ptr<ByteSource> source);
 
-  // The next line without its end-of-line characters; false at end of input.
+  // The next line without its end-of-line characters (nor, on line 1, a UTF-8 byte-order
+  // mark); false at end of input.
   bool next(std::string_view& line);
   std::uint64_t line_number() const { return line_number_; }
   const std::string& name() const { return name_; }
@@ -38,8 +39,12 @@ class LineReader {
   std::uint64_t line_number_ = 0;
 };
 
-// Parses 1 to 16 hexadecimal digits (no prefix); false for anything else.
+// Parses hexadecimal digits (no prefix) of a value that fits in 64 bits; false for anything
+// else.
 bool parse_hex_digits(std::string_view digits, std::uint64_t& value);
+
+// Parses an unsigned decimal number that fits in 64 bits (a pid); false for anything else.
+bool parse_decimal(std::string_view text, std::uint64_t& value);
 
 // Parses an unsigned decimal or 0x-prefixed hexadecimal number; false if `text` is anything
 // else or does not fit in 64 bits.

@@ -56,9 +56,11 @@ struct ReadOptions {
 // or .zst suffix), else a look at the first line. Throws TraceFormatError if it cannot tell.
 TraceFormat detect_format(const std::string& path);
 
-// Reads any format (options.format, or detected). Throws TraceFormatError naming the file,
-// the line or byte offset, and what was expected.
-Trace read_trace(const std::string& path, const ReadOptions& options = {});
+// Reads any format (options.format, or detected). The file is opened once, so it may be a
+// pipe (/dev/stdin, <(zcat t.gz)). Throws TraceFormatError naming the file, the line or byte
+// offset, and what was expected. If `format_read` is given, it is set to the format read (what
+// detect_format would say, without opening the file again).
+Trace read_trace(const std::string& path, const ReadOptions& options = {}, TraceFormat* format_read = nullptr);
 // The same from bytes in memory (tests, fuzzers); `data` may be compressed.
 Trace parse_trace(std::string_view data, const ReadOptions& options, const std::string& name = "<string>");
 
@@ -67,14 +69,16 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
 // file with none.
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink);
 
-// Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown). An
-// existing file is replaced by a new one, never truncated in place, so that a Trace mapped
-// from it (read_native) stays valid, even when it is the trace being written.
+// Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown). The
+// file is written whole or not at all: into a temporary file that then replaces `path`, so
+// that a failed write leaves an existing file as it was, and a Trace mapped from it
+// (read_native) stays valid, even when it is the trace being written.
 void write_trace(const Trace& trace, const std::string& path, TraceFormat format = TraceFormat::kAuto);
 
-// Converts a trace file. A streaming input converted to native never holds the input or
-// the per-access columns in memory: memory is O(distinct pages). Other combinations load
-// the trace (5 bytes an access) and write it.
+// Converts a trace file. The input is opened once, so it may be a pipe; the output is
+// written as write_trace does, so it may even be the input. A streaming input converted to
+// native never holds the input or the per-access columns in memory: memory is O(distinct
+// pages). Other combinations load the trace (5 bytes an access) and write it.
 void convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
                    TraceFormat out_format = TraceFormat::kAuto);
 
@@ -100,7 +104,8 @@ class NativeWriter final : public AccessSink {
   NativeWriter(const NativeWriter&) = delete;
   NativeWriter& operator=(const NativeWriter&) = delete;
   void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) override;
-  // Writes the remaining columns and the header. Without it the file is removed.
+  // Writes the remaining columns and the header, and puts the file in place. Without it
+  // nothing is written (an existing file stays as it was).
   void finish();
   std::uint64_t size() const;
 
