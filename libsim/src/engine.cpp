@@ -85,6 +85,21 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (config_.frames == 0) {
     throw ConfigError("parameter 'frames' = 0 is out of range: memory needs at least 1 frame");
   }
+  // Virtual time is 64-bit nanoseconds. At most every access faults and reads its page and
+  // 2^page_cluster more, and as many pages are written out, each the longest request the
+  // device serves; refuse settings under which that could pass 2^63 ns (292 years) rather
+  // than let the clock wrap around.
+  const double pages_moved = 2.0 * (1.0 + static_cast<double>(std::size_t{1} << config_.page_cluster));
+  const double longest = static_cast<double>(trace.size()) *
+                         (static_cast<double>(config_.cpu_ns) + pages_moved * device_.longest_page_ns());
+  if (longest >= 0x1p63) {
+    const std::string what = config_.device.kind == DeviceKind::kNone
+                                 ? "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns)
+                                 : "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns) + " with device '" +
+                                       config_.device.name + "' and its device_* times";
+    throw ConfigError(what + " could make this run of " + std::to_string(trace.size()) +
+                      " accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
+  }
   bits_.resize(trace.num_pages());
   for (PageId p = 0; p < trace.num_pages(); ++p) {
     if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);

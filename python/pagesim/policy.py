@@ -40,7 +40,10 @@ class Policy(_core.Policy):
         ``access.page`` has just become resident (after any eviction).
     ``select_victims(want, view) -> list[int]``
         Return up to ``want`` distinct resident page ids (at least one when memory is full).
-        Drop them from your own structures here or in ``on_evict``.
+        Drop them from your own structures here or in ``on_evict``. ``want`` is above one
+        when a swap-in brings readahead pages (``page_cluster``, default 3) or kswapd reclaims
+        down to the high watermark: return fewer and the engine reads ahead only into the
+        frames you freed, so the policy is not comparable to one that returns ``want``.
 
     Optionally:
 
@@ -74,7 +77,8 @@ class Policy(_core.Policy):
     ...     def reset(self, num_pages, frames): self.order = OrderedDict()
     ...     def on_hit(self, access, view): self.order.move_to_end(access.page)
     ...     def on_fault(self, access, view): self.order[access.page] = None
-    ...     def select_victims(self, want, view): return [self.order.popitem(last=False)[0]]
+    ...     def select_victims(self, want, view): return [self.order.popitem(last=False)[0]
+    ...                                                      for _ in range(want)]
     """
 
     name: str = ""

@@ -154,6 +154,12 @@ class SwapDevice {
   std::uint64_t span() const { return span_; }
   // zram: CPU time of one page.
   Tick zram_ns(bool write) const { return write ? compress_ns_ : decompress_ns_; }
+  // The longest one page can take to read or write as a request of its own (after the
+  // farthest seek), in ns: a bound on what any page of IO adds to a run's time.
+  double longest_page_ns() const {
+    return track_seek_ns_ + seek_scale_ns_ + rotation_ns_ + std::max(rest_ns(1, false), rest_ns(1, true)) +
+           static_cast<double>(std::max(compress_ns_, decompress_ns_));
+  }
 
   const DeviceStats& stats() const { return stats_; }
   DeviceStats& stats() { return stats_; }
