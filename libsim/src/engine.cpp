@@ -70,7 +70,7 @@ bool has_file_pages(const Trace& trace) {
 
 }  // namespace
 
-Engine::Engine(const Trace& trace, const EngineConfig& config, std::string policy_name)
+Engine::Engine(const Trace& trace, const EngineConfig& config, std::string policy_name) try
     : trace_(trace),
       config_(config),
       policy_name_(std::move(policy_name)),
@@ -122,6 +122,12 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   demand_paging_ = config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0;
   if (config_.free_on_exit && !one_proc_) plan_exits();
   evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
+} catch (const std::bad_alloc&) {
+  // The tables are a few bytes a page and a swap slot; a swap area set far beyond the trace
+  // is what can outgrow memory.
+  throw ConfigError("not enough memory for the tables of " + std::to_string(trace.num_pages()) + " pages and " +
+                    std::to_string(swap_size(config, trace)) +
+                    " swap slots: lower parameter 'swap_slots' (default: twice the pages)");
 }
 
 void Engine::plan_exits() {

@@ -67,6 +67,17 @@ std::vector<T> faults_from_histogram(const std::vector<T>& hist, T misses, std::
   return faults;
 }
 
+// A SHARDS histogram's faults, counted in sampled accesses (`expected` of them, in
+// expectation), scaled to the trace's n accesses. With 0 frames every access faults; no
+// estimate is above that or below 0 (SHARDS_adj's correction can be negative, and a small
+// sample can then put the curve beyond the accesses).
+std::vector<double> scaled_estimate(std::vector<double> faults, double expected, std::size_t n) {
+  const double scale = expected > 0 ? static_cast<double>(n) / expected : 0.0;
+  for (double& f : faults) f = std::clamp(f * scale, 0.0, static_cast<double>(n));
+  faults[0] = static_cast<double>(n);
+  return faults;
+}
+
 }  // namespace
 
 std::vector<std::uint64_t> lru_mrc(const Trace& trace) {
@@ -153,11 +164,7 @@ std::vector<double> shards_mrc(const Trace& trace, double rate, std::uint64_t se
   // actual number goes to the smallest distance (it is mostly sampling noise in hot pages).
   const double expected = static_cast<double>(n) * r;
   hist[1] += expected - static_cast<double>(samples);
-  std::vector<double> faults = faults_from_histogram<double>(hist, cold, pages);
-  const double scale = expected > 0 ? static_cast<double>(n) / expected : 0.0;
-  for (double& f : faults) f *= scale;
-  faults[0] = static_cast<double>(n);
-  return faults;
+  return scaled_estimate(faults_from_histogram<double>(hist, cold, pages), expected, n);
 }
 
 std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pages, std::uint64_t seed) {
@@ -217,11 +224,7 @@ std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pa
   // with weight final_rate in expectation.
   const double expected = static_cast<double>(n) * final_rate;
   hist[1] += expected - mass;
-  std::vector<double> faults = faults_from_histogram<double>(hist, cold, pages);
-  const double scale = expected > 0 ? static_cast<double>(n) / expected : 0.0;
-  for (double& f : faults) f *= scale;
-  faults[0] = static_cast<double>(n);
-  return faults;
+  return scaled_estimate(faults_from_histogram<double>(hist, cold, pages), expected, n);
 }
 
 std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames) {

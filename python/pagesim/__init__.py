@@ -182,6 +182,9 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
     params["frames"] = frames
     if _policy.is_python_policy(policy):
         return _policy.simulate_python(as_trace(trace), policy, params)
+    if not isinstance(policy, str):
+        raise ConfigError("policy must be a registered policy's name or a pagesim.Policy instance, "
+                          f"got {type(policy).__name__}")
     return _core.simulate(as_trace(trace), policy, params)
 
 

@@ -167,6 +167,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 def cmd_mrc(args: argparse.Namespace) -> int:
     from . import mrc
+    if args.plot:
+        pagesim.plots.check_image_path(args.plot, "--plot")
     trace = _load(args, args.trace)
     if args.frames is not None:
         sizes = _list(args.frames, int, "--frames", "integers")

@@ -12,7 +12,7 @@ import argparse
 import os
 
 import pagesim
-from . import prescient
+from . import plots, prescient
 
 
 
@@ -38,6 +38,8 @@ def format_table(df) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.plot:
+        plots.check_image_path(args.plot, "--plot")
     trace, frames, df, verdict = run(args.mib, args.seed)
     print(f"qsbench -m {args.mib} -p 1 -s {args.seed}: {len(trace)} page accesses, "
           f"{trace.num_pages} pages; memory {frames} frames = array / 1.5; demand paging\n")

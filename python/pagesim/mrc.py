@@ -16,7 +16,7 @@ from typing import Iterable, Optional, Sequence
 
 import numpy as np
 
-from . import _core
+from . import _args, _core
 
 __all__ = ["lru_mrc", "mrc", "opt_mrc", "plot_mrc", "shards_mrc"]
 
@@ -40,7 +40,7 @@ def opt_mrc(trace, *, max_frames: int = 0) -> np.ndarray:
 
     One pass of Mattson's OPT stack (Sugumar and Abraham 1993); O(N * max_frames) time.
     """
-    return _core.opt_mrc(_trace(trace), int(max_frames))
+    return _core.opt_mrc(_trace(trace), _args.integer("max_frames", max_frames, 0, 2**40))
 
 
 def shards_mrc(trace, *, rate: Optional[float] = None, max_pages: Optional[int] = None,
@@ -54,9 +54,10 @@ def shards_mrc(trace, *, rate: Optional[float] = None, max_pages: Optional[int] 
     t = _trace(trace)
     if (rate is None) == (max_pages is None):
         raise _core.ConfigError("shards_mrc needs exactly one of rate (0 < rate <= 1) or max_pages (>= 1)")
+    seed = _args.integer("seed", seed, 0)
     if rate is not None:
-        return _core.shards_mrc(t, float(rate), int(seed))
-    return _core.shards_fixed_size_mrc(t, int(max_pages), int(seed))
+        return _core.shards_mrc(t, _args.positive("rate", rate), seed)
+    return _core.shards_fixed_size_mrc(t, _args.integer("max_pages", max_pages, 1, 2**32 - 2), seed)
 
 
 def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[int]] = None,
@@ -77,9 +78,9 @@ def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[
     from . import TEXTBOOK, simulate, textbook
     t = _trace(trace)
     n = len(t)
-    sizes = None if frames is None else [int(f) for f in frames]
-    if sizes is not None and (not sizes or min(sizes) < 1):
-        raise _core.ConfigError(f"mrc needs frames >= 1 (memory sizes in page frames), got {sizes}")
+    sizes = None if frames is None else [_args.integer("frames", f, 1, 2**40) for f in frames]
+    if sizes == []:
+        raise _core.ConfigError("mrc needs frames >= 1 (memory sizes in page frames), got []")
     rows = []
     for policy in policies:
         if policy in ("lru", "belady") and textbook(**params) == TEXTBOOK:

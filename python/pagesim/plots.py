@@ -18,6 +18,20 @@ def _axes(ax: Any):
     return ax
 
 
+def check_image_path(path: str, option: str = "plot") -> None:
+    """Raise ConfigError unless matplotlib can write an image named ``path`` (by its
+    extension): called before the work whose result is plotted, not after."""
+    import os
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    kinds = FigureCanvasAgg(Figure()).get_supported_filetypes()
+    if os.path.splitext(path)[1].lstrip(".").lower() not in kinds:
+        raise ConfigError(f"{option} {path!r}: expected an image file name ending in "
+                          f"{', '.join('.' + k for k in sorted(kinds))}")
+
+
 def _need(df: Any, columns: Sequence[str], what: str) -> None:
     missing = [c for c in columns if c not in df.columns]
     if missing:

@@ -19,7 +19,7 @@ from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from . import _core
+from . import _args, _core
 
 PRESCIENT = ("belady", "belady_clean_first", "belady_segment", "belady_weighted")
 HEADLINE_POLICIES = ("lru", "active_inactive", "random", "rmap_aging", "clock")
@@ -65,7 +65,8 @@ def swap_out_lower_bound(trace, *, frames: int, free_on_exit: bool = False) -> i
     ends at its process's exit). The proof is in ``libsim/src/prescient.cpp`` and the README
     ("Prescient bracket").
     """
-    return int(_core.swap_out_lower_bound(_trace(trace), int(frames), bool(free_on_exit)))
+    return int(_core.swap_out_lower_bound(_trace(trace), _args.integer("frames", frames, 1, 2**40),
+                                          _args.boolean("free_on_exit", free_on_exit)))
 
 
 def exact_optimum(trace, *, frames: int, fault_weight: int = 0, swap_out_weight: int = 1,
@@ -81,8 +82,11 @@ def exact_optimum(trace, *, frames: int, fault_weight: int = 0, swap_out_weight:
         ``cost``, and ``faults`` and ``swap_outs`` of an optimal schedule (the fewest
         swap-outs, then faults, among optimal ones), ``max_states``.
     """
-    return dict(_core.exact_optimum(_trace(trace), int(frames), int(fault_weight),
-                                    int(swap_out_weight), int(state_limit)))
+    # Weights up to 2^20 keep the cost of any trace that fits in memory below 2^63.
+    return dict(_core.exact_optimum(_trace(trace), _args.integer("frames", frames, 1, 2**40),
+                                    _args.integer("fault_weight", fault_weight, 0, 2**20),
+                                    _args.integer("swap_out_weight", swap_out_weight, 0, 2**20),
+                                    _args.integer("state_limit", state_limit, 1, 2**40)))
 
 
 def _registered(names: Iterable[str]) -> list[str]:
@@ -107,11 +111,15 @@ def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIEN
     names = list(prescient)
     if not names:
         raise _core.ConfigError("prescient is empty: name at least one prescient policy, e.g. 'belady_segment'")
+    for n in names:
+        if n in dict(_core.policies()) and not _core.policy_traits(n).needs_future:
+            raise _core.ConfigError(f"{n!r} in prescient is not a prescient policy (it does not see the future): "
+                                    f"the bracket's best is one of {', '.join(PRESCIENT)}")
     swaps = {n: int(simulate(t, n, frames=frames, **params)["swap_outs"]) for n in names}
     best_policy = min(swaps, key=lambda n: (swaps[n], names.index(n)))
     return {
         "lower_bound": swap_out_lower_bound(t, frames=frames,
-                                            free_on_exit=bool(params.get("free_on_exit", False))),
+                                            free_on_exit=params.get("free_on_exit", False)),
         "best": swaps[best_policy],
         "best_policy": best_policy,
         "min_major_faults": int(simulate(t, "belady", frames=frames, **params)["major_faults"]),

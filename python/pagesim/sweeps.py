@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import os
 import time
 import warnings
@@ -43,8 +44,11 @@ def _named_traces(traces: Any) -> List[Tuple[str, Any]]:
         items = [(str(k), v) for k, v in traces.items()]
     elif isinstance(traces, (Trace, str, os.PathLike, np.ndarray)):
         items = [(_trace_name(traces, 0), traces)]
-    else:
+    elif isinstance(traces, (list, tuple)):
         items = [(_trace_name(t, i), t) for i, t in enumerate(traces)]
+    else:
+        raise ConfigError("sweep's traces must be a Trace, a path, an array, or a list or dict of them, "
+                          f"got {type(traces).__name__}")
     if not items:
         raise ConfigError("sweep needs at least one trace")
     seen: Dict[str, int] = {}
@@ -94,8 +98,8 @@ def _memory_sizes(frames: Optional[Sequence[int]], fractions: Optional[Sequence[
         return [(int(f), None) for f in values] or _empty("frames")
     values = [fractions] if np.isscalar(fractions) else list(fractions)
     for f in values:
-        if isinstance(f, bool) or not isinstance(f, (int, float, np.number)) or not f > 0:
-            raise ConfigError(f"fractions must be numbers > 0 (shares of the footprint), got {f!r}")
+        if isinstance(f, bool) or not isinstance(f, (int, float, np.number)) or not 0 < f < math.inf:
+            raise ConfigError(f"fractions must be finite numbers > 0 (shares of the footprint), got {f!r}")
     return [(None, float(f)) for f in values] or _empty("fractions")
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 from typing import Any, Sequence, Union
 
-from . import _core
+from . import _args, _core
 from ._core import ConfigError, Trace
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -108,7 +108,7 @@ def interleave(traces: Sequence[Trace], *, quantum: int = 10000, renumber: bool 
     The same pid in two inputs is one process unless ``renumber``, which gives every input
     process its own pid 1, 2, ...
     """
-    return _core.interleave(list(traces), quantum, renumber)
+    return _core.interleave(list(traces), _args.integer("quantum", quantum, 1), _args.boolean("renumber", renumber))
 
 
 def together(traces: Sequence[Any]) -> Trace:

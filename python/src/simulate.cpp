@@ -44,6 +44,11 @@ void register_simulate(py::module_& m) {
   });
 
   m.def(
+      "policy_traits",
+      [](const std::string& name) { return Registry::instance().get(name).make(Params{})->traits(); },
+      py::arg("name"));
+
+  m.def(
       "simulate",
       [](const Trace& trace, const std::string& policy, const py::dict& params) {
         const Params p = params_from_kwargs(params);

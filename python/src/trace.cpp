@@ -33,41 +33,6 @@ py::array_t<T> copy(const Column<T>& column) {
   return py::array_t<T>(static_cast<py::ssize_t>(column.size()), column.data());
 }
 
-Trace from_arrays(const py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>& pages,
-                  const py::object& writes, const py::object& pids, const py::object& kinds,
-                  std::uint32_t page_size) {
-  if (pages.ndim() != 1) throw ConfigError("'pages' must be a one-dimensional array of page numbers");
-  const auto n = static_cast<std::size_t>(pages.size());
-  using U8 = py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>;
-  using U64 = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>;
-  const auto column = [&](const py::object& o, const char* name) -> py::object {
-    if (o.is_none()) return o;
-    py::array a = py::array::ensure(o);
-    if (!a || a.ndim() != 1 || static_cast<std::size_t>(a.size()) != n) {
-      throw ConfigError(std::string("'") + name + "' must be a one-dimensional array as long as 'pages' (" +
-                        std::to_string(n) + ")");
-    }
-    return std::move(a);
-  };
-  const py::object w = column(writes, "writes"), p = column(pids, "pids"), k = column(kinds, "kinds");
-  const U8 wa = w.is_none() ? U8() : U8(w);
-  const U64 pa = p.is_none() ? U64() : U64(p);
-  const U8 ka = k.is_none() ? U8() : U8(k);
-  const std::uint64_t* page_data = pages.data();
-  TraceBuilder builder(page_size, "numpy");
-  builder.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint8_t kind = k.is_none() ? 0 : ka.data()[i];
-    if (kind > 1) {
-      throw ConfigError("'kinds' must hold 0 (anon) or 1 (file); element " + std::to_string(i) +
-                        " is " + std::to_string(kind));
-    }
-    builder.add(p.is_none() ? 1 : pa.data()[i], page_data[i], !w.is_none() && wa.data()[i] != 0,
-                static_cast<PageKind>(kind));
-  }
-  return std::move(builder).build();
-}
-
 // Keeps a Python object alive for as long as a Column points into its memory. The last
 // owner may be released by a thread without the GIL (a sweep worker), hence the acquire.
 std::shared_ptr<const void> keep_alive(py::object o) {
@@ -101,7 +66,7 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
     throw ConfigError(arg + " has " + std::to_string(n) + " elements; expected " + std::to_string(length));
   }
   const char kind = a.dtype().kind();
-  if (kind != 'u' && kind != 'i' && kind != 'b') {
+  if (kind != 'u' && kind != 'i' && kind != 'b' && n != 0) {  // [] is float64 to numpy
     throw ConfigError(arg + " must hold integers; got dtype " + py::str(a.dtype()).cast<std::string>());
   }
   const auto& api = py::detail::npy_api::get();
@@ -135,6 +100,33 @@ template <class T>
 Column<T> filled(std::size_t n, T value) {
   return std::vector<T>(n, value);
 }
+
+// Trace.from_arrays: any integer page numbers (not floats, which would be truncated), made
+// dense by a TraceBuilder.
+Trace from_arrays(const py::object& pages, const py::object& writes, const py::object& pids, const py::object& kinds,
+                  std::uint32_t page_size) {
+  std::vector<py::array> unused;
+  const Column<std::uint64_t> page = column_arg<std::uint64_t>(pages, "pages", static_cast<std::size_t>(-1), unused);
+  const std::size_t n = page.size();
+  const auto optional = [&](const py::object& o, const char* name, auto zero) {
+    using T = decltype(zero);
+    return o.is_none() ? filled<T>(n, zero) : column_arg<T>(o, name, n, unused, true);
+  };
+  const Column<std::uint8_t> write = optional(writes, "writes", std::uint8_t{0});
+  const Column<std::uint64_t> pid = optional(pids, "pids", std::uint64_t{1});
+  const Column<std::uint8_t> kind = optional(kinds, "kinds", std::uint8_t{0});
+  TraceBuilder builder(page_size, "numpy");
+  builder.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (kind[i] > 1) {
+      throw ConfigError("'kinds' must hold 0 (anon) or 1 (file); element " + std::to_string(i) + " is " +
+                        std::to_string(kind[i]));
+    }
+    builder.add(pid[i], page[i], write[i] != 0, static_cast<PageKind>(kind[i]));
+  }
+  return std::move(builder).build();
+}
+
 
 Trace from_columns(const py::object& pages_arg, const py::object& writes_arg, const py::object& page_procs_arg,
                    const py::object& page_vpns_arg, const py::object& page_kinds_arg,
@@ -185,6 +177,10 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg, co
   if (proc_pids_arg.is_none()) {
     ProcId max_proc = 0;
     for (ProcId p : page_procs) max_proc = std::max(max_proc, p);
+    if (num_pages != 0 && max_proc >= num_pages) {  // processes are dense: each has a page
+      throw ConfigError("'page_procs' holds process " + std::to_string(max_proc) +
+                        "; expected dense process ids below the page count " + std::to_string(num_pages));
+    }
     std::vector<std::uint64_t> pids(num_pages == 0 ? 1 : std::size_t{max_proc} + 1);
     for (std::size_t k = 0; k < pids.size(); ++k) pids[k] = k + 1;
     proc_pids = std::move(pids);

@@ -101,7 +101,7 @@ def test_sweep_errors_are_typed(tmp_path):
         pagesim.sweep(t, policies=["lru"], progress=False)
     with pytest.raises(pagesim.ConfigError, match="frames must be integers >= 1"):
         pagesim.sweep(t, policies=["lru"], frames=[0], progress=False)
-    with pytest.raises(pagesim.ConfigError, match="fractions must be numbers > 0"):
+    with pytest.raises(pagesim.ConfigError, match="fractions must be finite numbers > 0"):
         pagesim.sweep(t, policies=["lru"], fractions=[-0.5], progress=False)
     bad = tmp_path / "bad.txt"
     bad.write_text("R 1\nR 2\nX 3\n")

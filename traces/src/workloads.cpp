@@ -1,5 +1,8 @@
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <tuple>
 
 #include "pagesim/error.hpp"
@@ -364,42 +367,61 @@ std::vector<std::string> generator_names() {
   return {"compile", "hog", "kbuild", "loop", "phases", "qsbench", "stream", "zipf"};
 }
 
+namespace {
+
+// A trace takes 5 bytes an access: refuse one larger than this machine's memory by the
+// parameter `key` = `value` that asks for its `accesses`, rather than fail on the allocation.
+void check_fits(const char* key, std::uint64_t value, double accesses) {
+  const double need = 5.0 * accesses;
+  const double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  if (have > 0 && need > have) {
+    char what[160];
+    std::snprintf(what, sizeof what, "%.1f GiB (5 bytes an access), more than this machine's %.1f GiB of memory",
+                  need / (1 << 30), have / (1 << 30));
+    throw ConfigError("parameter '" + std::string(key) + "' = " + std::to_string(value) + " asks for a trace of " + what);
+  }
+}
+
+}  // namespace
+
 Trace generate(const std::string& kind, const Params& params) {
-  const auto u64 = [&](const char* key, std::int64_t fallback, std::int64_t hi = INT64_MAX) {
-    return static_cast<std::uint64_t>(params.get_int(key, fallback, 0, hi));
+  // Sizes and counts are at least 1 (lo 1); seeds and fractions may be 0.
+  const auto u64 = [&](const char* key, std::int64_t fallback, std::int64_t hi = INT64_MAX, std::int64_t lo = 0) {
+    return static_cast<std::uint64_t>(params.get_int(key, fallback, lo, hi));
   };
-  const auto u32 = [&](const char* key, std::int64_t fallback) {
-    return static_cast<std::uint32_t>(params.get_int(key, fallback, 0, UINT32_MAX));
+  const auto u32 = [&](const char* key, std::int64_t fallback, std::int64_t lo = 0) {
+    return static_cast<std::uint32_t>(params.get_int(key, fallback, lo, UINT32_MAX));
   };
   if (kind == "qsbench") {
     QsbenchOptions o;
-    o.mib = u64("mib", 16, 8192);
+    o.mib = u64("mib", 16, 8192);  // 0 with `elements`
     o.elements = u64("elements", 0);
-    o.procs = u32("procs", 1);
+    o.procs = static_cast<std::uint32_t>(params.get_int("procs", 1, 1, 1024));
     o.seed = u64("seed", 1);
     o.window = static_cast<std::uint32_t>(params.get_int("window", 2, 0, 2));
     o.page_size = u32("page_size", 4096);
-    o.quantum = u64("quantum", 10000);
+    o.quantum = u64("quantum", 10000, INT64_MAX, 1);
     params.check_all_used("generator 'qsbench'");
     return generate_qsbench(o);
   }
   if (kind == "stream") {
-    const std::uint64_t mib = u64("mib", 64, 1 << 24);
-    const std::uint32_t files = u32("files", 1), passes = u32("passes", 1);
+    const std::uint64_t mib = u64("mib", 64, 1 << 24, 1);
+    const std::uint32_t files = u32("files", 1, 1), passes = u32("passes", 1, 1);
     const std::uint64_t seed = u64("seed", 1), pid = u64("pid", 1);
     params.check_all_used("generator 'stream'");
     return generate_stream(mib, files, passes, seed, pid);
   }
   if (kind == "hog") {
-    const std::uint64_t mib = u64("mib", 64, 1 << 24);
-    const std::uint32_t passes = u32("passes", 1);
+    const std::uint64_t mib = u64("mib", 64, 1 << 24, 1);
+    const std::uint32_t passes = u32("passes", 1, 1);
     const std::uint64_t pid = u64("pid", 1);
     params.check_all_used("generator 'hog'");
     return generate_hog(mib, passes, pid);
   }
   if (kind == "zipf" || kind == "loop") {
-    const std::uint64_t accesses = u64("accesses", 1000000);
-    const std::uint32_t pages = u32("pages", 10000);
+    const std::uint64_t accesses = u64("accesses", 1000000, INT64_MAX, 1);
+    const std::uint32_t pages = u32("pages", 10000, 1);
+    check_fits("accesses", accesses, static_cast<double>(accesses));
     const double alpha = kind == "zipf" ? params.get_double("alpha", 0.9, 0, 10) : 0;
     const double wf = params.get_double("write_fraction", 0.3, 0, 1);
     const std::uint64_t seed = u64("seed", 1);
@@ -407,8 +429,9 @@ Trace generate(const std::string& kind, const Params& params) {
     return kind == "zipf" ? generate_zipf(accesses, pages, alpha, wf, seed) : generate_loop(accesses, pages, wf, seed);
   }
   if (kind == "phases") {
-    const std::uint64_t accesses = u64("accesses", 1000000);
-    const std::uint32_t phases = u32("phases", 4), pages = u32("pages", 10000);
+    const std::uint64_t accesses = u64("accesses", 1000000, INT64_MAX, 1);
+    const std::uint32_t phases = u32("phases", 4, 1), pages = u32("pages", 10000, 1);
+    check_fits("accesses", accesses, static_cast<double>(accesses));
     const double shift = params.get_double("shift", 0.5, 0, 1);
     const double wf = params.get_double("write_fraction", 0.3, 0, 1);
     const std::uint64_t seed = u64("seed", 1);
@@ -422,6 +445,7 @@ Trace generate(const std::string& kind, const Params& params) {
     o.shared_mib = u64("shared_mib", 32, 1 << 20);
     o.heap_mib = u64("heap_mib", 8, 1 << 20);
     o.job_accesses = u64("job_accesses", 20000);
+    check_fits("job_accesses", o.job_accesses, o.jobs * static_cast<double>(o.job_accesses));
     o.shared_fraction = params.get_double("shared_fraction", 0.5, 0, 1);
     o.quantum = u64("quantum", 1000);
     o.seed = u64("seed", 1);

@@ -1,0 +1,36 @@
+"""Checks of plain Python arguments in the engine's words: a bad value is a ConfigError that
+names the key and what is allowed, not a TypeError from the binding, nor a value that int()
+or bool() silently changed (2.7 frames, free_on_exit="false")."""
+import math
+import numbers
+
+import numpy as np
+
+from . import _core
+
+INT64_MAX = 2**63 - 1
+
+
+def integer(key: str, value, lo: int, hi: int = INT64_MAX) -> int:
+    """``value`` as an int from ``lo`` to ``hi``: an int or numpy integer, not a bool or float."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise _core.ConfigError(f"parameter '{key}' must be an integer, got {type(value).__name__} {value!r}")
+    v = int(value)
+    if not lo <= v <= hi:
+        raise _core.ConfigError(f"parameter '{key}' = {v} is out of range: allowed {lo} to {hi}")
+    return v
+
+
+def boolean(key: str, value) -> bool:
+    """``value`` as a bool: True or False (or a numpy bool), not a string or a number."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise _core.ConfigError(f"parameter '{key}' must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def positive(key: str, value) -> float:
+    """``value`` as a finite float above 0."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)) \
+            or not 0 < value < math.inf:
+        raise _core.ConfigError(f"parameter '{key}' must be a finite number above 0, got {value!r}")
+    return float(value)
