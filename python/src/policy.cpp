@@ -113,9 +113,12 @@ class PyPolicy : public Policy {
                         py::str(py::type::of(v).attr("__name__")).cast<std::string>() + " " +
                         py::repr(v).cast<std::string>());
     }
-    const auto p = py::reinterpret_steal<py::int_>(PyNumber_Index(v.ptr())).cast<long long>();
-    if (p < 0 || static_cast<unsigned long long>(p) >= kNoPage) {
-      throw PolicyError("select_victims returned page id " + std::to_string(p) +
+    const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+    if (!index) throw py::error_already_set();  // the policy's own __index__ raised
+    int overflow = 0;
+    const long long p = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+    if (overflow != 0 || p < 0 || static_cast<unsigned long long>(p) >= kNoPage) {
+      throw PolicyError("select_victims returned page id " + py::repr(index).cast<std::string>() +
                         ", which does not exist");
     }
     return static_cast<PageId>(p);

@@ -128,6 +128,7 @@ def test_policy_exception_reaches_the_caller_with_its_traceback():
     (lambda self, view: [], r"returned no victim while all 5 frames are in use"),
     (lambda self, view: [10**9], r"page id 1000000000, which does not exist"),
     (lambda self, view: [-1], r"select_victims returned page id -1, which does not exist"),
+    (lambda self, view: [2**64], r"select_victims returned page id 18446744073709551616, which does not exist"),
     (lambda self, view: ["a"], r"select_victims must return page ids \(ints\), got str 'a'"),
     (lambda self, view: 3, r"select_victims must return an iterable of page ids \(ints\), got int"),
     (lambda self, view: [self.order.popitem(last=False)[0]] * 2, r"victims when asked for 1"),
