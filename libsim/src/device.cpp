@@ -101,44 +101,37 @@ DeviceConfig DeviceConfig::preset(std::string_view name) {
 DeviceConfig DeviceConfig::from_params(const Params& params) {
   DeviceConfig c = preset(params.get_choice(
       "device", "none", {"none", "hdd-2002", "hdd-laptop", "ssd-sata", "nvme", "zram"}));
-  // Whether the figure `key` applies to this device; one given for another kind of device
-  // would change nothing (device_seek_ms without device='hdd-2002' is a slip), so it is an
-  // error naming the devices it is for.
-  const auto applies = [&](const char* key, std::initializer_list<DeviceKind> kinds) {
-    if (std::find(kinds.begin(), kinds.end(), c.kind) != kinds.end()) return true;
-    if (params.has(key)) {
+  // Sets `field` from the figure `key` when it applies to this device's kind. One given for
+  // another kind would change nothing (device_seek_ms without device='hdd-2002' is a slip),
+  // so it is an error naming the devices it is for.
+  const auto figure = [&](const char* key, double& field, std::initializer_list<DeviceKind> kinds,
+                          double lo, double hi) {
+    const auto of = [&](DeviceKind k) {
+      return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
+    };
+    if (of(c.kind)) {
+      field = params.get_double(key, field, lo, hi);
+    } else if (params.has(key)) {
       std::string list;
       for (const Preset& p : presets()) {
-        if (std::find(kinds.begin(), kinds.end(), p.config.kind) != kinds.end()) list += (list.empty() ? "" : ", ") + std::string(p.name);
+        if (of(p.config.kind)) list += (list.empty() ? "" : ", ") + std::string(p.name);
       }
       throw ConfigError("parameter '" + std::string(key) + "' does not apply to device '" + c.name +
                         "': it is for device " + list);
     }
-    return false;
   };
   const auto hdd = {DeviceKind::kHdd}, ssd = {DeviceKind::kSsd}, zram = {DeviceKind::kZram};
-  const auto queued = {DeviceKind::kHdd, DeviceKind::kSsd};
-  constexpr double kMaxMs = 1e6;
-  if (applies("device_overhead_ms", hdd)) c.overhead_ms = params.get_double("device_overhead_ms", c.overhead_ms, 0, kMaxMs);
-  if (applies("device_seek_ms", hdd)) c.seek_ms = params.get_double("device_seek_ms", c.seek_ms, 0, kMaxMs);
-  if (applies("device_track_seek_ms", hdd)) {
-    c.track_seek_ms = params.get_double("device_track_seek_ms", c.track_seek_ms, 0, kMaxMs);
-  }
-  if (applies("device_rotation_ms", hdd)) c.rotation_ms = params.get_double("device_rotation_ms", c.rotation_ms, 0, kMaxMs);
-  if (applies("device_transfer_mb_s", queued)) {
-    c.transfer_mb_s = params.get_double("device_transfer_mb_s", c.transfer_mb_s, 0, 1e9);
-  }
-  if (applies("device_read_us", ssd)) c.read_us = params.get_double("device_read_us", c.read_us, 0, kMaxMs * 1000);
-  if (applies("device_write_us", ssd)) c.write_us = params.get_double("device_write_us", c.write_us, 0, kMaxMs * 1000);
-  if (applies("device_compress_us", zram)) {
-    c.compress_us = params.get_double("device_compress_us", c.compress_us, 0, kMaxMs * 1000);
-  }
-  if (applies("device_decompress_us", zram)) {
-    c.decompress_us = params.get_double("device_decompress_us", c.decompress_us, 0, kMaxMs * 1000);
-  }
-  if (applies("device_compression_ratio", zram)) {
-    c.compression_ratio = params.get_double("device_compression_ratio", c.compression_ratio, 1, 1000);
-  }
+  constexpr double kMaxMs = 1e6, kMaxUs = 1e9;
+  figure("device_overhead_ms", c.overhead_ms, hdd, 0, kMaxMs);
+  figure("device_seek_ms", c.seek_ms, hdd, 0, kMaxMs);
+  figure("device_track_seek_ms", c.track_seek_ms, hdd, 0, kMaxMs);
+  figure("device_rotation_ms", c.rotation_ms, hdd, 0, kMaxMs);
+  figure("device_transfer_mb_s", c.transfer_mb_s, {DeviceKind::kHdd, DeviceKind::kSsd}, 0, 1e9);
+  figure("device_read_us", c.read_us, ssd, 0, kMaxUs);
+  figure("device_write_us", c.write_us, ssd, 0, kMaxUs);
+  figure("device_compress_us", c.compress_us, zram, 0, kMaxUs);
+  figure("device_decompress_us", c.decompress_us, zram, 0, kMaxUs);
+  figure("device_compression_ratio", c.compression_ratio, zram, 1, 1000);
   if (c.kind == DeviceKind::kHdd && c.track_seek_ms > c.seek_ms) {
     throw ConfigError("parameter 'device_track_seek_ms' = " + std::to_string(c.track_seek_ms) +
                       " must not exceed 'device_seek_ms' = " + std::to_string(c.seek_ms) +
@@ -150,12 +143,13 @@ DeviceConfig DeviceConfig::from_params(const Params& params) {
   }
   // The block layer's settings are taken for every device, so that one set of them serves a
   // comparison across devices; none and zram have no queue for them to act on.
-  const std::string sched = params.get_choice("io_scheduler", "elevator", {"fifo", "elevator", "read_priority"});
+  const std::string sched =
+      params.get_choice("io_scheduler", "elevator", {"fifo", "elevator", "read_priority"});
   c.scheduler = sched == "fifo"       ? IoScheduler::kFifo
                 : sched == "elevator" ? IoScheduler::kElevator
                                       : IoScheduler::kReadPriority;
-  c.max_request_pages = static_cast<std::size_t>(
-      params.get_int("io_max_request_pages", static_cast<std::int64_t>(c.max_request_pages), 1, 1 << 20));
+  c.max_request_pages = static_cast<std::size_t>(params.get_int(
+      "io_max_request_pages", static_cast<std::int64_t>(c.max_request_pages), 1, 1 << 20));
   c.queue_depth = static_cast<std::size_t>(
       params.get_int("io_queue_depth", static_cast<std::int64_t>(c.queue_depth), 1, 1 << 20));
   return c;

@@ -74,7 +74,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
     : trace_(trace),
       config_(config),
       policy_name_(std::move(policy_name)),
-      schedule_(config.schedule_given      ? config.schedule
+      schedule_(config.schedule_given   ? config.schedule
                 : trace.num_procs() > 1 ? Schedule::kRoundRobin
                                         : Schedule::kStatic),
       swap_(swap_size(config, trace), slot_positions_matter(config)),
@@ -89,14 +89,17 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   // 2^page_cluster more, and as many pages are written out, each the longest request the
   // device serves; refuse settings under which that could pass 2^63 ns (292 years) rather
   // than let the clock wrap around.
-  const double pages_moved = 2.0 * (1.0 + static_cast<double>(std::size_t{1} << config_.page_cluster));
-  const double longest = static_cast<double>(trace.size()) *
-                         (static_cast<double>(config_.cpu_ns) + pages_moved * device_.longest_page_ns());
+  const double pages_moved =
+      2.0 * (1.0 + static_cast<double>(std::size_t{1} << config_.page_cluster));
+  const double longest =
+      static_cast<double>(trace.size()) *
+      (static_cast<double>(config_.cpu_ns) + pages_moved * device_.longest_page_ns());
   if (longest >= 0x1p63) {
     const std::string what = config_.device.kind == DeviceKind::kNone
                                  ? "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns)
-                                 : "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns) + " with device '" +
-                                       config_.device.name + "' and its device_* times";
+                                 : "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns) +
+                                       " with device '" + config_.device.name +
+                                       "' and its device_* times";
     throw ConfigError(what + " could make this run of " + std::to_string(trace.size()) +
                       " accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
   }
@@ -125,8 +128,8 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
 } catch (const std::bad_alloc&) {
   // The tables are a few bytes a page and a swap slot; a swap area set far beyond the trace
   // is what can outgrow memory.
-  throw ConfigError("not enough memory for the tables of " + std::to_string(trace.num_pages()) + " pages and " +
-                    std::to_string(swap_size(config, trace)) +
+  throw ConfigError("not enough memory for the tables of " + std::to_string(trace.num_pages()) +
+                    " pages and " + std::to_string(swap_size(config, trace)) +
                     " swap slots: lower parameter 'swap_slots' (default: twice the pages)");
 }
 

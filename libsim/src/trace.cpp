@@ -73,8 +73,9 @@ void check_unique(const Column<ProcId>& page_proc, const Column<std::uint64_t>& 
       if (page_proc[other] == page_proc[p] && page_vpn[other] == page_vpn[p]) {
         std::ostringstream page;
         page << "pid " << proc_pid[page_proc[p]] << " vpn 0x" << std::hex << page_vpn[p];
-        throw ConfigError("trace pages " + std::to_string(other) + " and " + std::to_string(p) + " are both " +
-                          page.str() + "; expected each (process, virtual page) once");
+        throw ConfigError("trace pages " + std::to_string(other) + " and " + std::to_string(p) +
+                          " are both " + page.str() +
+                          "; expected each (process, virtual page) once");
       }
     }
     table[h] = p;

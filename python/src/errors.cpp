@@ -5,7 +5,9 @@ namespace pagesim::python {
 namespace {
 
 // A message may quote a file name that is not UTF-8, which PyErr_SetString would lose.
-void raise(const py::object& kind, const char* what) { PyErr_SetObject(kind.ptr(), text(what).ptr()); }
+void raise(const py::object& kind, const char* what) {
+  PyErr_SetObject(kind.ptr(), text(what).ptr());
+}
 
 }  // namespace
 
@@ -32,7 +34,8 @@ void register_errors(py::module_& m) {
 }
 
 py::str text(const std::string& s) {
-  return py::reinterpret_steal<py::str>(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace"));
+  return py::reinterpret_steal<py::str>(
+      PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "backslashreplace"));
 }
 
 std::string fs_path(const py::handle& path) {
@@ -51,7 +54,8 @@ Params params_from_kwargs(const py::dict& kwargs) {
       params.set(key, v.cast<bool>());
     } else if (py::isinstance<py::str>(v)) {
       params.set(key, v.cast<std::string>());
-    } else if (py::isinstance<py::float_>(v) || (!py::hasattr(v, "__index__") && py::hasattr(v, "__float__"))) {
+    } else if (py::isinstance<py::float_>(v) ||
+               (!py::hasattr(v, "__index__") && py::hasattr(v, "__float__"))) {
       const double d = PyFloat_AsDouble(v.ptr());  // also numpy floats
       if (d == -1.0 && PyErr_Occurred()) {
         PyErr_Clear();

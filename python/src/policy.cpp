@@ -134,8 +134,9 @@ void register_policy(py::module_& m) {
   py::class_<PolicyTraits>(m, "PolicyTraits")
       .def(py::init([](bool needs_hits, bool needs_future, const py::int_& tick_ns) {
              if (tick_ns < py::int_(0) || tick_ns > py::int_(INT64_MAX)) {
-               throw ConfigError("parameter 'tick_ns' = " + py::cast<std::string>(py::repr(tick_ns)) +
-                                 " is out of range: allowed 0 (no ticks) to 9223372036854775807");
+               throw ConfigError(
+                   "parameter 'tick_ns' = " + py::cast<std::string>(py::repr(tick_ns)) +
+                   " is out of range: allowed 0 (no ticks) to 9223372036854775807");
              }
              return PolicyTraits{needs_hits, needs_future, py::cast<Tick>(tick_ns)};
            }),

@@ -45,7 +45,9 @@ void register_simulate(py::module_& m) {
 
   m.def(
       "policy_traits",
-      [](const std::string& name) { return Registry::instance().get(name).make(Params{})->traits(); },
+      [](const std::string& name) {
+        return Registry::instance().get(name).make(Params{})->traits();
+      },
       py::arg("name"));
 
   m.def(

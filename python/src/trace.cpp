@@ -103,10 +103,11 @@ Column<T> filled(std::size_t n, T value) {
 
 // Trace.from_arrays: any integer page numbers (not floats, which would be truncated), made
 // dense by a TraceBuilder.
-Trace from_arrays(const py::object& pages, const py::object& writes, const py::object& pids, const py::object& kinds,
-                  std::uint32_t page_size) {
+Trace from_arrays(const py::object& pages, const py::object& writes, const py::object& pids,
+                  const py::object& kinds, std::uint32_t page_size) {
   std::vector<py::array> unused;
-  const Column<std::uint64_t> page = column_arg<std::uint64_t>(pages, "pages", static_cast<std::size_t>(-1), unused);
+  const Column<std::uint64_t> page =
+      column_arg<std::uint64_t>(pages, "pages", static_cast<std::size_t>(-1), unused);
   const std::size_t n = page.size();
   const auto optional = [&](const py::object& o, const char* name, auto zero) {
     using T = decltype(zero);
@@ -119,14 +120,13 @@ Trace from_arrays(const py::object& pages, const py::object& writes, const py::o
   builder.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (kind[i] > 1) {
-      throw ConfigError("'kinds' must hold 0 (anon) or 1 (file); element " + std::to_string(i) + " is " +
-                        std::to_string(kind[i]));
+      throw ConfigError("'kinds' must hold 0 (anon) or 1 (file); element " + std::to_string(i) +
+                        " is " + std::to_string(kind[i]));
     }
     builder.add(pid[i], page[i], write[i] != 0, static_cast<PageKind>(kind[i]));
   }
   return std::move(builder).build();
 }
-
 
 Trace from_columns(const py::object& pages_arg, const py::object& writes_arg, const py::object& page_procs_arg,
                    const py::object& page_vpns_arg, const py::object& page_kinds_arg,
@@ -179,7 +179,8 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg, co
     for (ProcId p : page_procs) max_proc = std::max(max_proc, p);
     if (num_pages != 0 && max_proc >= num_pages) {  // processes are dense: each has a page
       throw ConfigError("'page_procs' holds process " + std::to_string(max_proc) +
-                        "; expected dense process ids below the page count " + std::to_string(num_pages));
+                        "; expected dense process ids below the page count " +
+                        std::to_string(num_pages));
     }
     std::vector<std::uint64_t> pids(num_pages == 0 ? 1 : std::size_t{max_proc} + 1);
     for (std::size_t k = 0; k < pids.size(); ++k) pids[k] = k + 1;
@@ -199,8 +200,8 @@ py::tuple trace_state(const Trace& t) {
   std::vector<std::uint8_t> kinds(t.num_pages());
   for (PageId p = 0; p < t.num_pages(); ++p) kinds[p] = static_cast<std::uint8_t>(t.page_kind(p));
   return py::make_tuple(1, copy(t.pages()), copy(t.flags()), copy(t.page_procs()),
-                        copy(t.page_vpns()), copy(Column<std::uint8_t>(std::move(kinds))), copy(t.proc_pids()),
-                        t.page_size(), py::bytes(t.source()));
+                        copy(t.page_vpns()), copy(Column<std::uint8_t>(std::move(kinds))),
+                        copy(t.proc_pids()), t.page_size(), py::bytes(t.source()));
 }
 
 Trace trace_from_state(const py::tuple& s) {
@@ -233,7 +234,8 @@ void register_trace(py::module_& m) {
           py::arg("text"), py::arg("page_size") = 4096, py::arg("page_numbers") = false)
       .def_static("from_arrays", &from_arrays, py::arg("pages"), py::arg("writes") = py::none(),
                   py::arg("pids") = py::none(), py::arg("kinds") = py::none(),
-                  py::arg("page_size") = 4096, R"doc(A trace from arbitrary page numbers, one per access.
+                  py::arg("page_size") = 4096,
+                  R"doc(A trace from arbitrary page numbers, one per access.
 
 Parameters
 ----------
@@ -254,10 +256,11 @@ Each distinct (pid, page) gets a dense page id in order of first touch, which ta
 over the accesses and builds new columns: this always copies. Data whose page ids are
 already dense (0..P-1) can be used without a copy by :meth:`Trace.from_columns`.
 )doc")
-      .def_static("from_columns", &from_columns, py::arg("pages"), py::arg("writes") = py::none(), py::kw_only(),
-                  py::arg("page_procs") = py::none(), py::arg("page_vpns") = py::none(),
-                  py::arg("page_kinds") = py::none(), py::arg("proc_pids") = py::none(),
-                  py::arg("page_size") = 4096, R"doc(A trace from columns with dense page ids, without copying where possible.
+      .def_static("from_columns", &from_columns, py::arg("pages"), py::arg("writes") = py::none(),
+                  py::kw_only(), py::arg("page_procs") = py::none(),
+                  py::arg("page_vpns") = py::none(), py::arg("page_kinds") = py::none(),
+                  py::arg("proc_pids") = py::none(), py::arg("page_size") = 4096,
+                  R"doc(A trace from columns with dense page ids, without copying where possible.
 
 Parameters
 ----------
@@ -304,10 +307,16 @@ ConfigError
       .def_property_readonly("page_size", &Trace::page_size)
       .def_property_readonly("source", [](const Trace& t) { return text(t.source()); })
       .def_property_readonly("num_writes", &Trace::count_writes)
-      .def_property_readonly("pages", [](py::object self) { return view(self.cast<const Trace&>().pages(), self); })
-      .def_property_readonly("flags", [](py::object self) { return view(self.cast<const Trace&>().flags(), self); })
-      .def_property_readonly("page_procs", [](py::object self) { return view(self.cast<const Trace&>().page_procs(), self); })
-      .def_property_readonly("page_vpns", [](py::object self) { return view(self.cast<const Trace&>().page_vpns(), self); })
+      .def_property_readonly(
+          "pages", [](py::object self) { return view(self.cast<const Trace&>().pages(), self); })
+      .def_property_readonly(
+          "flags", [](py::object self) { return view(self.cast<const Trace&>().flags(), self); })
+      .def_property_readonly(
+          "page_procs",
+          [](py::object self) { return view(self.cast<const Trace&>().page_procs(), self); })
+      .def_property_readonly(
+          "page_vpns",
+          [](py::object self) { return view(self.cast<const Trace&>().page_vpns(), self); })
       .def_property_readonly(
           "page_kinds",
           [](py::object self) {
@@ -327,12 +336,14 @@ ConfigError
             return self.attr("flags").attr("view")(py::module_::import("numpy").attr("bool_"));
           },
           "Per access: True for a write (read-only view of flags).")
-      .def_property_readonly("proc_pids", [](py::object self) { return view(self.cast<const Trace&>().proc_pids(), self); })
+      .def_property_readonly(
+          "proc_pids",
+          [](py::object self) { return view(self.cast<const Trace&>().proc_pids(), self); })
       .def(py::pickle(&trace_state, &trace_from_state))
       .def("__repr__", [](const Trace& t) {
-        return text("<pagesim.Trace " + std::to_string(t.size()) + " accesses, " + std::to_string(t.num_pages()) +
-                    " pages, " + std::to_string(t.num_procs()) + " processes" +
-                    (t.source().empty() ? "" : ", from " + t.source()) + ">");
+        return text("<pagesim.Trace " + std::to_string(t.size()) + " accesses, " +
+                    std::to_string(t.num_pages()) + " pages, " + std::to_string(t.num_procs()) +
+                    " processes" + (t.source().empty() ? "" : ", from " + t.source()) + ">");
       });
 
   m.def("generate_zipf", &generate_zipf, py::arg("accesses"), py::arg("pages"), py::arg("alpha"),

@@ -12,27 +12,29 @@ namespace {
 
 // Integers are taken as Python ints and checked here, so that a bad one is a ConfigError
 // naming the key rather than pybind's "incompatible function arguments".
-ReadOptions read_options(const std::string& format, const py::int_& page_size, bool page_numbers, bool instructions,
-                         const py::int_& pid) {
-  const auto in_range = [](const char* key, const py::int_& v, std::uint64_t max, const char* allowed) {
+ReadOptions read_options(const std::string& format, const py::int_& page_size, bool page_numbers,
+                         bool instructions, const py::int_& pid) {
+  const auto in_range = [](const char* key, const py::int_& v, std::uint64_t max,
+                           const char* allowed) {
     if (v < py::int_(0) || v > py::int_(max)) {
-      throw ConfigError(std::string("parameter '") + key + "' = " + py::cast<std::string>(py::repr(v)) +
-                        " is not allowed: must be " + allowed);
+      throw ConfigError(std::string("parameter '") + key + "' = " +
+                        py::cast<std::string>(py::repr(v)) + " is not allowed: must be " + allowed);
     }
     return py::cast<std::uint64_t>(v);
   };
   ReadOptions o;
   o.format = parse_format(format);
   // The readers check that it is a power of two.
-  o.page_size = static_cast<std::uint32_t>(in_range("page_size", page_size, UINT32_MAX, "a power of two below 2**32"));
+  o.page_size = static_cast<std::uint32_t>(
+      in_range("page_size", page_size, UINT32_MAX, "a power of two below 2**32"));
   o.page_numbers = page_numbers;
   o.instructions = instructions;
   o.pid = in_range("pid", pid, UINT64_MAX, "from 0 to 2**64-1");
   return o;
 }
 
-Trace load(const py::object& path, const std::string& format, const py::int_& page_size, bool page_numbers,
-           bool instructions, const py::int_& pid) {
+Trace load(const py::object& path, const std::string& format, const py::int_& page_size,
+           bool page_numbers, bool instructions, const py::int_& pid) {
   const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
   const std::string file = fs_path(path);
   py::gil_scoped_release release;
@@ -95,8 +97,8 @@ void register_trace_io(py::module_& m) {
 
   m.def(
       "load_detected",
-      [](const py::object& path, const std::string& format, const py::int_& page_size, bool page_numbers,
-         bool instructions, const py::int_& pid) {
+      [](const py::object& path, const std::string& format, const py::int_& page_size,
+         bool page_numbers, bool instructions, const py::int_& pid) {
         const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
         const std::string file = fs_path(path);
         TraceFormat read = TraceFormat::kAuto;
@@ -107,24 +109,27 @@ void register_trace_io(py::module_& m) {
         return py::make_tuple(std::move(t), std::string(format_name(read)));
       },
       "Trace.load that also says the format it read (the file is opened once: it may be a pipe).",
-      py::arg("path"), py::arg("format") = "auto", py::arg("page_size") = 4096, py::arg("page_numbers") = false,
-      py::arg("instructions") = false, py::arg("pid") = 1);
+      py::arg("path"), py::arg("format") = "auto", py::arg("page_size") = 4096,
+      py::arg("page_numbers") = false, py::arg("instructions") = false, py::arg("pid") = 1);
   m.def("trace_summary", &summary, py::arg("trace"));
-  m.def("detect_format", [](const py::object& path) { return std::string(format_name(detect_format(fs_path(path)))); },
-        py::arg("path"));
+  m.def(
+      "detect_format",
+      [](const py::object& path) { return std::string(format_name(detect_format(fs_path(path)))); },
+      py::arg("path"));
   m.def(
       "convert",
-      [](const py::object& in, const py::object& out, const std::string& format, const std::string& out_format,
-         const py::int_& page_size, bool page_numbers, bool instructions, const py::int_& pid) {
+      [](const py::object& in, const py::object& out, const std::string& format,
+         const std::string& out_format, const py::int_& page_size, bool page_numbers,
+         bool instructions, const py::int_& pid) {
         const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
         const TraceFormat to = parse_format(out_format);
         const std::string from = fs_path(in), to_file = fs_path(out);
         py::gil_scoped_release release;
         convert_trace(from, to_file, o, to);
       },
-      py::arg("input"), py::arg("output"), py::arg("format") = "auto", py::arg("out_format") = "auto",
-      py::arg("page_size") = 4096, py::arg("page_numbers") = false, py::arg("instructions") = false,
-      py::arg("pid") = 1);
+      py::arg("input"), py::arg("output"), py::arg("format") = "auto",
+      py::arg("out_format") = "auto", py::arg("page_size") = 4096, py::arg("page_numbers") = false,
+      py::arg("instructions") = false, py::arg("pid") = 1);
   m.def("generator_names", &generator_names);
   m.def(
       "generate",

@@ -88,31 +88,52 @@ TEST_CASE("unknown policy, unknown or out-of-range parameter, frames 0: ConfigEr
             .find("parameter 'high_watermark' = 9 is out of range") == 0);
 }
 
-TEST_CASE("a device figure for another kind of device, or a run that could outlast the clock, is refused") {
+TEST_CASE(
+    "a device figure for another kind of device, or a run that could outlast the clock, is "
+    "refused") {
   const Trace t = pages_trace({1, 2, 3, 1, 4, 2});
-  CHECK(message_of([&] { run(t, "lru", 2, Params{{"device_seek_ms", 5.0}}); }) ==
-        "parameter 'device_seek_ms' does not apply to device 'none': it is for device hdd-2002, hdd-laptop");
   CHECK(message_of([&] {
-          run(t, "lru", 2, Params{{"device", std::string("hdd-2002")}, {"device_compression_ratio", 2.0}});
-        }) == "parameter 'device_compression_ratio' does not apply to device 'hdd-2002': it is for device zram");
-  CHECK(message_of([&] { run(t, "lru", 2, Params{{"device", std::string("zram")}, {"device_transfer_mb_s", 9.0}}); }) ==
-        "parameter 'device_transfer_mb_s' does not apply to device 'zram': it is for device hdd-2002, hdd-laptop, "
+          run(t, "lru", 2, Params{{"device_seek_ms", 5.0}});
+        }) ==
+        "parameter 'device_seek_ms' does not apply to device 'none': it is for device hdd-2002, "
+        "hdd-laptop");
+  CHECK(message_of([&] {
+          run(t, "lru", 2,
+              Params{{"device", std::string("hdd-2002")}, {"device_compression_ratio", 2.0}});
+        }) ==
+        "parameter 'device_compression_ratio' does not apply to device 'hdd-2002': it is for "
+        "device zram");
+  CHECK(message_of([&] {
+          run(t, "lru", 2, Params{{"device", std::string("zram")}, {"device_transfer_mb_s", 9.0}});
+        }) ==
+        "parameter 'device_transfer_mb_s' does not apply to device 'zram': it is for device "
+        "hdd-2002, hdd-laptop, "
         "ssd-sata, nvme");
   // The block layer's settings serve every device (none and zram have no queue for them).
-  CHECK(run(t, "lru", 2, Params{{"device", std::string("zram")}, {"io_scheduler", std::string("fifo")}}).faults == 6);
+  CHECK(run(t, "lru", 2,
+            Params{{"device", std::string("zram")}, {"io_scheduler", std::string("fifo")}})
+            .faults == 6);
   // 64-bit nanoseconds: at 1e-9 MB/s a page takes 4.1e15 ns, and 6 accesses that each move up
   // to 2 x (1 + 8) pages could take 4.4e17 ns; at 1e-12 MB/s, 4.4e20 > 2^63.
-  CHECK(run(t, "lru", 2, Params{{"device", std::string("hdd-2002")}, {"device_transfer_mb_s", 1e-9}}).faults == 6);
+  CHECK(
+      run(t, "lru", 2, Params{{"device", std::string("hdd-2002")}, {"device_transfer_mb_s", 1e-9}})
+          .faults == 6);
   CHECK(message_of([&] {
-          run(t, "lru", 2, Params{{"device", std::string("hdd-2002")}, {"device_transfer_mb_s", 1e-12}});
-        }) == "parameter 'cpu_ns' = 100 with device 'hdd-2002' and its device_* times could make this run of 6 "
-              "accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
+          run(t, "lru", 2,
+              Params{{"device", std::string("hdd-2002")}, {"device_transfer_mb_s", 1e-12}});
+        }) ==
+        "parameter 'cpu_ns' = 100 with device 'hdd-2002' and its device_* times could make this "
+        "run of 6 "
+        "accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
   // 6 accesses of 2^40 ns are 6.6e12 ns: fine; 2^63 / 2^40 = 8.4 million of them are not.
-  CHECK(simulate(t, "lru", Params{{"frames", std::int64_t{2}}, {"cpu_ns", std::int64_t{1} << 40}}).time.elapsed_ns ==
-        6 * (std::uint64_t{1} << 40));
+  CHECK(simulate(t, "lru", Params{{"frames", std::int64_t{2}}, {"cpu_ns", std::int64_t{1} << 40}})
+            .time.elapsed_ns == 6 * (std::uint64_t{1} << 40));
   const Trace long_trace = generate_loop(8'400'000, 3, 0.0, 1);
-  CHECK(message_of([&] { run(long_trace, "lru", 2, Params{{"cpu_ns", std::int64_t{1} << 40}}); })
-            .find("parameter 'cpu_ns' = 1099511627776 could make this run of 8400000 accesses last beyond") == 0);
+  CHECK(message_of([&] {
+          run(long_trace, "lru", 2, Params{{"cpu_ns", std::int64_t{1} << 40}});
+        })
+            .find("parameter 'cpu_ns' = 1099511627776 could make this run of 8400000 accesses last "
+                  "beyond") == 0);
 }
 
 // Deliberately broken policies: the engine refuses each nomination with a PolicyError that

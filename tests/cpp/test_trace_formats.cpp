@@ -1,7 +1,6 @@
 // Trace file formats: round trips, a hand-written lackey file, compressed input, streaming
 // conversion, and a TraceFormatError for every kind of bad input.
 #include <doctest/doctest.h>
-
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -234,59 +233,91 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
   const Bad cases[] = {
       // native
       {"empty native", "", TraceFormat::kNative, "<string>: byte 0: empty file"},
-      {"wrong magic", "XXXXXXXX" + native.substr(8), TraceFormat::kNative, "byte 0: wrong magic number: expected 'PGSIMTRC'"},
-      {"wrong version", patched(8, &v2, 4), TraceFormat::kNative, "byte 8: unsupported version 2: expected 1"},
+      {"wrong magic", "XXXXXXXX" + native.substr(8), TraceFormat::kNative,
+       "byte 0: wrong magic number: expected 'PGSIMTRC'"},
+      {"wrong version", patched(8, &v2, 4), TraceFormat::kNative,
+       "byte 8: unsupported version 2: expected 1"},
       {"truncated header", native.substr(0, 60), TraceFormat::kNative, "byte 60: truncated header"},
-      {"truncated columns", native.substr(0, native.size() - 3), TraceFormat::kNative, "truncated: the header promises"},
+      {"truncated columns", native.substr(0, native.size() - 3), TraceFormat::kNative,
+       "truncated: the header promises"},
       {"page id beyond the page count", patched(128, &page_beyond, 4), TraceFormat::kNative,
        "byte 128: access 0 refers to page 1000: expected a page id below the page count 5"},
-      {"reserved field", patched(44, &one, 4), TraceFormat::kNative, "byte 44: reserved field 1: expected 0"},
-      {"header padding", patched(120, &one, 1), TraceFormat::kNative, "byte 120: header padding byte 1: expected 0"},
+      {"reserved field", patched(44, &one, 4), TraceFormat::kNative,
+       "byte 44: reserved field 1: expected 0"},
+      {"header padding", patched(120, &one, 1), TraceFormat::kNative,
+       "byte 120: header padding byte 1: expected 0"},
       {"one page twice", patched(off_page_vpn + 4 * 8, &vpn_7f001, 8), TraceFormat::kNative,
-       "trace pages 0 and 4 are both pid 7 vpn 0x7f001; expected each (process, virtual page) once"},
-      {"one pid twice", patched(off_proc_pid + 8, &pid_7, 8), TraceFormat::kNative, "pid 7 appears twice"},
+       "trace pages 0 and 4 are both pid 7 vpn 0x7f001; expected each (process, virtual page) "
+       "once"},
+      {"one pid twice", patched(off_proc_pid + 8, &pid_7, 8), TraceFormat::kNative,
+       "pid 7 appears twice"},
       // text
       {"text unknown op", "R 1\nX 2\n", TraceFormat::kText, "<string>:2: expected R or W, got 'X'"},
       {"text non-numeric", "R 0x12g4\n", TraceFormat::kText, "<string>:1: expected an address"},
       {"text empty", "", TraceFormat::kText, "<string>:0: expected at least one access"},
-      {"text hexadecimal pid", "0X10 R 0x1000\n", TraceFormat::kText, "<string>:1: expected a decimal process id, got '0X10'"},
+      {"text hexadecimal pid", "0X10 R 0x1000\n", TraceFormat::kText,
+       "<string>:1: expected a decimal process id, got '0X10'"},
       {"text binary bytes quoted", std::string("R 0x10\0\xff\n", 9), TraceFormat::kText,
-       "<string>:1: expected an address (decimal or 0x hexadecimal, at most 64 bits), got '0x10\\x00\\xff'"},
+       "<string>:1: expected an address (decimal or 0x hexadecimal, at most 64 bits), got "
+       "'0x10\\x00\\xff'"},
       // lackey
-      {"lackey unknown op", " X 0400,4\n", TraceFormat::kLackey, "<string>:1: expected a lackey access"},
-      {"lackey non-hex", " L 04g0,4\n", TraceFormat::kLackey, "<string>:1: expected a hexadecimal address"},
-      {"lackey non-numeric size", " L 0400,four\n", TraceFormat::kLackey, "<string>:1: expected a decimal size"},
+      {"lackey unknown op", " X 0400,4\n", TraceFormat::kLackey,
+       "<string>:1: expected a lackey access"},
+      {"lackey non-hex", " L 04g0,4\n", TraceFormat::kLackey,
+       "<string>:1: expected a hexadecimal address"},
+      {"lackey non-numeric size", " L 0400,four\n", TraceFormat::kLackey,
+       "<string>:1: expected a decimal size"},
       {"lackey no comma", " L 0400\n", TraceFormat::kLackey, "<string>:1: expected ADDRESS,SIZE"},
-      {"lackey beyond the address space", " S ffffffffffffffff,2\n", TraceFormat::kLackey, "beyond the 64-bit address space"},
-      {"lackey bad banner", "==12x== hello\n L 1,1\n", TraceFormat::kLackey, "<string>:1: expected a valgrind banner"},
-      {"lackey empty", "==1== only a banner\n", TraceFormat::kLackey, "<string>:1: expected at least one lackey access"},
-      {"lackey only fetches", "I  0400,4\n", TraceFormat::kLackey, "found only instruction fetches"},
+      {"lackey beyond the address space", " S ffffffffffffffff,2\n", TraceFormat::kLackey,
+       "beyond the 64-bit address space"},
+      {"lackey bad banner", "==12x== hello\n L 1,1\n", TraceFormat::kLackey,
+       "<string>:1: expected a valgrind banner"},
+      {"lackey empty", "==1== only a banner\n", TraceFormat::kLackey,
+       "<string>:1: expected at least one lackey access"},
+      {"lackey only fetches", "I  0400,4\n", TraceFormat::kLackey,
+       "found only instruction fetches"},
       // csv
       {"csv empty", "", TraceFormat::kCsv, "<string>:0: expected a CSV header line"},
-      {"csv header only", "page,op\n", TraceFormat::kCsv, "<string>:1: expected at least one access after the header"},
-      {"csv unknown column", "page,colour\n1,red\n", TraceFormat::kCsv, "<string>:1: unknown column 'colour'"},
-      {"csv no address column", "op,pid\nR,1\n", TraceFormat::kCsv, "exactly one of the columns 'address' and 'page'"},
-      {"csv non-numeric", "page,op\n1,R\nx,R\n", TraceFormat::kCsv, "<string>:3: expected a page number"},
-      {"csv unknown op", "page,op\n1,X\n", TraceFormat::kCsv, "<string>:2: expected op R, W, read or write, got 'X'"},
-      {"csv field count", "page,op\n1\n", TraceFormat::kCsv, "<string>:2: expected 2 comma-separated fields"},
-      {"csv page beyond the address space", "page\n0x10000000000000\n", TraceFormat::kCsv, "beyond the 64-bit address space"},
-      {"csv quoted empty field", "page\n1\n\"\"\n", TraceFormat::kCsv, "<string>:3: expected a page number (decimal or 0x hexadecimal), got ''"},
-      {"csv hexadecimal pid", "pid,page\n0X10,1\n", TraceFormat::kCsv, "<string>:2: expected a decimal process id, got '0X10'"},
-      {"csv time backwards", "page,time\n1,5\n2,4\n", TraceFormat::kCsv, "<string>:3: time '4' is earlier"},
+      {"csv header only", "page,op\n", TraceFormat::kCsv,
+       "<string>:1: expected at least one access after the header"},
+      {"csv unknown column", "page,colour\n1,red\n", TraceFormat::kCsv,
+       "<string>:1: unknown column 'colour'"},
+      {"csv no address column", "op,pid\nR,1\n", TraceFormat::kCsv,
+       "exactly one of the columns 'address' and 'page'"},
+      {"csv non-numeric", "page,op\n1,R\nx,R\n", TraceFormat::kCsv,
+       "<string>:3: expected a page number"},
+      {"csv unknown op", "page,op\n1,X\n", TraceFormat::kCsv,
+       "<string>:2: expected op R, W, read or write, got 'X'"},
+      {"csv field count", "page,op\n1\n", TraceFormat::kCsv,
+       "<string>:2: expected 2 comma-separated fields"},
+      {"csv page beyond the address space", "page\n0x10000000000000\n", TraceFormat::kCsv,
+       "beyond the 64-bit address space"},
+      {"csv quoted empty field", "page\n1\n\"\"\n", TraceFormat::kCsv,
+       "<string>:3: expected a page number (decimal or 0x hexadecimal), got ''"},
+      {"csv hexadecimal pid", "pid,page\n0X10,1\n", TraceFormat::kCsv,
+       "<string>:2: expected a decimal process id, got '0X10'"},
+      {"csv time backwards", "page,time\n1,5\n2,4\n", TraceFormat::kCsv,
+       "<string>:3: time '4' is earlier"},
       {"csv kind conflict", "page,kind\n1,anon\n1,file\n", TraceFormat::kCsv, "<string>:3: page"},
       // oracleGeneral
       {"oracle empty", "", TraceFormat::kOracleGeneral, "<string>: byte 0: empty file"},
       {"oracle truncated record", record + record.substr(0, 10), TraceFormat::kOracleGeneral,
        "byte 24: truncated record: expected 24 bytes (oracleGeneral), got 10"},
-      {"oracle next use backwards", bad_next, TraceFormat::kOracleGeneral, "byte 40: record 1 has next_access_vtime 0"},
+      {"oracle next use backwards", bad_next, TraceFormat::kOracleGeneral,
+       "byte 40: record 1 has next_access_vtime 0"},
       // compression
-      {"gzip ends early", gzip(varied).substr(0, 200), TraceFormat::kText, "gzip stream ends early"},
-      {"gzip corrupt", std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage-garbage-garbage", 33), TraceFormat::kText,
-       "corrupt gzip data"},
-      {"zstd ends early", zstd("R 1\nW 2\n").substr(0, 10), TraceFormat::kText, "zstd stream ends early"},
-      {"gzip native ends early", gzip(native).substr(0, 30), TraceFormat::kNative, "gzip stream ends early"},
+      {"gzip ends early", gzip(varied).substr(0, 200), TraceFormat::kText,
+       "gzip stream ends early"},
+      {"gzip corrupt",
+       std::string("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03garbage-garbage-garbage", 33),
+       TraceFormat::kText, "corrupt gzip data"},
+      {"zstd ends early", zstd("R 1\nW 2\n").substr(0, 10), TraceFormat::kText,
+       "zstd stream ends early"},
+      {"gzip native ends early", gzip(native).substr(0, 30), TraceFormat::kNative,
+       "gzip stream ends early"},
       // detection
-      {"unknown binary", std::string("\x01\x02\x00\x04", 4), TraceFormat::kAuto, "cannot tell the trace format"},
+      {"unknown binary", std::string("\x01\x02\x00\x04", 4), TraceFormat::kAuto,
+       "cannot tell the trace format"},
   };
   for (const Bad& c : cases) {
     const std::string what = c.what;
@@ -342,7 +373,8 @@ TEST_CASE("detect_format: magic number, then extension, then the first line") {
   CHECK_THROWS_AS(detect_format(binary.path()), TraceFormatError);
 }
 
-TEST_CASE("readers take what real files hold: a byte-order mark, valgrind's messages, long hex, pzstd") {
+TEST_CASE(
+    "readers take what real files hold: a byte-order mark, valgrind's messages, long hex, pzstd") {
   const auto vpns = [](const Trace& t) {
     std::vector<std::uint64_t> out;
     for (std::size_t i = 0; i < t.size(); ++i) out.push_back(t.page_vpn(t.page(i)));
@@ -352,14 +384,18 @@ TEST_CASE("readers take what real files hold: a byte-order mark, valgrind's mess
   const Trace csv = parse_trace("\xef\xbb\xbfpage,op\n1,R\n", detect);  // Excel's "CSV UTF-8"
   CHECK(vpns(csv) == std::vector<std::uint64_t>{1});
   CHECK(vpns(parse_trace("\xef\xbb\xbfR 0x1000\n", detect)) == std::vector<std::uint64_t>{1});
-  const Trace lackey = parse_trace("--5-- WARNING: unhandled amd64-linux syscall: 999\n L 1000,4\n==6== x\n S 2fff,2\n", detect);
+  const Trace lackey = parse_trace(
+      "--5-- WARNING: unhandled amd64-linux syscall: 999\n L 1000,4\n==6== x\n S 2fff,2\n", detect);
   CHECK(vpns(lackey) == std::vector<std::uint64_t>{1, 2, 3});  // 2fff,2 spans pages 2 and 3
   CHECK(lackey.proc_pid(lackey.page_proc(lackey.page(0))) == 5);
   CHECK(lackey.proc_pid(lackey.page_proc(lackey.page(1))) == 6);
   CHECK(vpns(parse_trace("R 0x00000000000000001000\n", detect)) == std::vector<std::uint64_t>{1});
   CHECK_THROWS_AS(parse_trace("R 0x10000000000000000\n", detect), TraceFormatError);  // 65 bits
   // pzstd starts with a skippable frame (magic 0x184D2A50, a 4-byte length, the payload).
-  const std::string skippable("\x50\x2a\x4d\x18\x04\x00\x00\x00" "abcd", 12);
+  const std::string skippable(
+      "\x50\x2a\x4d\x18\x04\x00\x00\x00"
+      "abcd",
+      12);
   CHECK(vpns(parse_trace(skippable + zstd("R 0x2000\n"), detect)) == std::vector<std::uint64_t>{2});
 }
 
@@ -421,13 +457,15 @@ TEST_CASE("a trace from a pipe is opened once and read whole, in every format") 
   {
     // Data after the end: read to one byte past the size the header gives, not to the end of
     // an endless stream (without that limit this test never ends).
-    struct sigaction ignore {}, old {};
+    struct sigaction ignore {
+    }, old{};
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGPIPE, &ignore, &old);
     {
       Fifo pipe("pipe_endless", native, true);
       const std::string msg = message_of([&] { read_trace(pipe.path()); });
-      CHECK(msg == pipe.path() + ": byte " + std::to_string(native.size()) + ": unexpected data after the end of the trace");
+      CHECK(msg == pipe.path() + ": byte " + std::to_string(native.size()) +
+                       ": unexpected data after the end of the trace");
     }
     ::sigaction(SIGPIPE, &old, nullptr);
   }

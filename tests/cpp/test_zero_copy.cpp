@@ -191,8 +191,9 @@ TEST_CASE("from_columns takes vectors without copying them") {
 
 TEST_CASE("from_columns names the column, the element and what is allowed") {
   // Page p has vpn p unless `vpn` says otherwise; the pids are 1 and 2 unless `pids` does.
-  const auto make = [](std::vector<PageId> pages, std::vector<std::uint8_t> flags, std::vector<ProcId> procs,
-                       std::vector<std::uint8_t> kinds, std::vector<std::uint64_t> vpn = {},
+  const auto make = [](std::vector<PageId> pages, std::vector<std::uint8_t> flags,
+                       std::vector<ProcId> procs, std::vector<std::uint8_t> kinds,
+                       std::vector<std::uint64_t> vpn = {},
                        std::vector<std::uint64_t> pids = {1, 2}) {
     std::vector<PageKind> k(kinds.size());
     std::memcpy(k.data(), kinds.data(), kinds.size());  // any byte, as a mapped file may hold
@@ -201,8 +202,8 @@ TEST_CASE("from_columns names the column, the element and what is allowed") {
       std::iota(vpn.begin(), vpn.end(), 0);
     }
     return message_of([&] {
-      Trace::from_columns(std::move(pages), std::move(flags), std::move(procs), std::move(vpn), std::move(k),
-                          std::move(pids), 4096, "t");
+      Trace::from_columns(std::move(pages), std::move(flags), std::move(procs), std::move(vpn),
+                          std::move(k), std::move(pids), 4096, "t");
     });
   };
   CHECK(make({0, 1, 2, 3}, {0, 1, 0, 0}, {0, 1, 0}, {0, 0, 0}) ==

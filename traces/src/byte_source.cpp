@@ -197,8 +197,8 @@ std::unique_ptr<ByteSource> detect(std::unique_ptr<ByteSource> raw) {
   const auto starts = [&](std::string_view magic) { return head.size() >= magic.size() && head.compare(0, magic.size(), magic) == 0; };
   // zstd: a frame, or a skippable frame (magic 0x184D2A5?, as pzstd writes first).
   const bool gzip = starts("\x1f\x8b");
-  const bool zstd = starts("\x28\xb5\x2f\xfd") ||
-                    (head.size() == 4 && (head[0] & 0xf0) == 0x50 && head.compare(1, 3, "\x2a\x4d\x18") == 0);
+  const bool zstd = starts("\x28\xb5\x2f\xfd") || (head.size() == 4 && (head[0] & 0xf0) == 0x50 &&
+                                                   head.compare(1, 3, "\x2a\x4d\x18") == 0);
   Peeked in(std::move(raw), std::move(head));
   if (gzip) return std::make_unique<GzipSource>(std::move(in));
   if (zstd) return std::make_unique<ZstdSource>(std::move(in));

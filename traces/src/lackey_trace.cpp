@@ -46,7 +46,8 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
       const std::size_t end = line.find(mark, 2);
       std::uint64_t banner_pid = 0;
       if (end == std::string_view::npos || !parse_dec(line.substr(2, end - 2), banner_pid)) {
-        fail("expected a valgrind banner '" + std::string(mark) + "PID" + std::string(mark) + " ...', got " + quoted(line));
+        fail("expected a valgrind banner '" + std::string(mark) + "PID" + std::string(mark) +
+             " ...', got " + quoted(line));
       }
       pid = banner_pid;
       continue;

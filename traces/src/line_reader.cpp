@@ -107,7 +107,8 @@ bool parse_decimal(std::string_view text, std::uint64_t& value) {
 }
 
 bool parse_u64(std::string_view text, std::uint64_t& value) {
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) return parse_hex_digits(text.substr(2), value);
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    return parse_hex_digits(text.substr(2), value);
   return parse_decimal(text, value);
 }
 

@@ -90,7 +90,9 @@ class OutFile {
     while (pos_ < offset) write(zeros, static_cast<std::size_t>(std::min<std::uint64_t>(offset - pos_, kAlign)));
   }
   void seek(std::uint64_t offset) {
-    if (std::fflush(file_.get()) != 0 || std::fseek(file_.get(), static_cast<long>(offset), SEEK_SET) != 0) file_.fail();
+    if (std::fflush(file_.get()) != 0 ||
+        std::fseek(file_.get(), static_cast<long>(offset), SEEK_SET) != 0)
+      file_.fail();
     pos_ = offset;
   }
   void close() { file_.commit(); }
@@ -170,9 +172,14 @@ Trace parse_native(const char* data, std::size_t size, const std::string& name, 
   if (h.header_size != kHeaderSize) {
     bad(name, offsetof(Header, header_size), "header size " + std::to_string(h.header_size) + ": expected 128");
   }
-  if (h.reserved0 != 0) bad(name, offsetof(Header, reserved0), "reserved field " + std::to_string(h.reserved0) + ": expected 0");
+  if (h.reserved0 != 0)
+    bad(name, offsetof(Header, reserved0),
+        "reserved field " + std::to_string(h.reserved0) + ": expected 0");
   for (std::uint64_t i = sizeof h; i < kHeaderSize; ++i) {
-    if (data[i] != 0) bad(name, i, "header padding byte " + std::to_string(static_cast<unsigned char>(data[i])) + ": expected 0");
+    if (data[i] != 0)
+      bad(name, i,
+          "header padding byte " + std::to_string(static_cast<unsigned char>(data[i])) +
+              ": expected 0");
   }
   if (h.page_size == 0 || (h.page_size & (h.page_size - 1)) != 0) {
     bad(name, offsetof(Header, page_size), "page size " + std::to_string(h.page_size) + ": expected a power of two");
@@ -247,19 +254,23 @@ Trace detail::parse_native_decompressed(ByteSource& source, std::string bytes, c
   std::vector<char> chunk(1 << 20);
   try {
     for (;;) {
-      if (limit == UINT64_MAX && bytes.size() >= kHeaderSize && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0) {
+      if (limit == UINT64_MAX && bytes.size() >= kHeaderSize &&
+          std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0) {
         std::uint64_t file_size;
         std::memcpy(&file_size, bytes.data() + offsetof(Header, file_size), sizeof file_size);
         limit = std::max<std::uint64_t>(file_size, kHeaderSize) + 1;
       }
       if (bytes.size() >= limit) break;
-      const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), limit - bytes.size()));
+      const std::size_t want =
+          static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), limit - bytes.size()));
       const std::size_t got = source.read(chunk.data(), want);
       if (got == 0) break;
       bytes.append(chunk.data(), got);
     }
   } catch (const std::bad_alloc&) {
-    bad(name, bytes.size(), "out of memory after " + std::to_string(bytes.size()) + " bytes: expected a trace that fits in memory");
+    bad(name, bytes.size(),
+        "out of memory after " + std::to_string(bytes.size()) +
+            " bytes: expected a trace that fits in memory");
   }
   auto owned = std::make_shared<const std::string>(std::move(bytes));
   const char* data = owned->data();
@@ -269,12 +280,14 @@ Trace detail::parse_native_decompressed(ByteSource& source, std::string bytes, c
 
 bool detail::mappable(const ByteSource& source, const std::string& path) {
   struct stat st {};
-  return std::string_view(source.compression()) == "none" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  return std::string_view(source.compression()) == "none" && ::stat(path.c_str(), &st) == 0 &&
+         S_ISREG(st.st_mode);
 }
 
 Trace read_native(const std::string& path) {
   auto source = open_source(path);
-  if (!detail::mappable(*source, path)) return detail::parse_native_decompressed(*source, std::string(), path);
+  if (!detail::mappable(*source, path))
+    return detail::parse_native_decompressed(*source, std::string(), path);
   source.reset();
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw TraceFormatError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -314,7 +327,8 @@ void write_native(const Trace& t, const std::string& path) {
 // ---- streaming writer -------------------------------------------------------------------
 
 struct NativeWriter::Impl {
-  Impl(const std::string& path, std::uint32_t ps, std::string src) : out(path), page_size(ps), source(std::move(src)) {
+  Impl(const std::string& path, std::uint32_t ps, std::string src)
+      : out(path), page_size(ps), source(std::move(src)) {
     flags_file = std::tmpfile();
     if (!flags_file) throw ConfigError(std::string("cannot create a temporary file: ") + std::strerror(errno));
     Header placeholder{};

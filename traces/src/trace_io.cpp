@@ -60,8 +60,8 @@ TraceFormat sniff(std::string_view head) {
     start = end + 1;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     if (line.empty() || line[0] == '#') continue;
-    if (line.substr(0, 2) == "==" || line.substr(0, 2) == "--" || line.substr(0, 3) == "I  " || line.substr(0, 3) == " L " ||
-        line.substr(0, 3) == " S " || line.substr(0, 3) == " M ") {
+    if (line.substr(0, 2) == "==" || line.substr(0, 2) == "--" || line.substr(0, 3) == "I  " ||
+        line.substr(0, 3) == " L " || line.substr(0, 3) == " S " || line.substr(0, 3) == " M ") {
       return TraceFormat::kLackey;
     }
     return line.find(',') != std::string_view::npos ? TraceFormat::kCsv : TraceFormat::kText;
@@ -161,14 +161,17 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
 
 // A native trace: mapped by read_native if it can be, else read from the source already open.
 Trace native_from(OpenedTrace opened, const std::string& path) {
-  if (!detail::mappable(*opened.source, path)) return detail::parse_native_decompressed(*opened.source, std::string(), path);
+  if (!detail::mappable(*opened.source, path))
+    return detail::parse_native_decompressed(*opened.source, std::string(), path);
   opened.source.reset();
   return read_native(path);
 }
 
 }  // namespace
 
-TraceFormat detect_format(const std::string& path) { return open_trace(path, TraceFormat::kAuto).format; }
+TraceFormat detect_format(const std::string& path) {
+  return open_trace(path, TraceFormat::kAuto).format;
+}
 
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink) {
   OpenedTrace opened = open_trace(path, options.format);
@@ -250,7 +253,8 @@ void write_lackey(const Trace& t, const std::string& path) {
       std::fprintf(f, "==%llu== pagesim trace\n", static_cast<unsigned long long>(this_pid));
       pid = this_pid;
     }
-    std::fprintf(f, " %c %08llx,1\n", t.write(i) ? 'S' : 'L', static_cast<unsigned long long>(byte_address(t, p)));
+    std::fprintf(f, " %c %08llx,1\n", t.write(i) ? 'S' : 'L',
+                 static_cast<unsigned long long>(byte_address(t, p)));
   }
   out.commit();
 }
@@ -316,7 +320,8 @@ void convert_trace(const std::string& in, const std::string& out, const ReadOpti
   if (out_format == TraceFormat::kAuto) out_format = by_extension(out);
   if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
   OpenedTrace opened = open_trace(in, options.format);
-  if (opened.format == TraceFormat::kNative) return write_trace(native_from(std::move(opened), in), out, out_format);
+  if (opened.format == TraceFormat::kNative)
+    return write_trace(native_from(std::move(opened), in), out, out_format);
   if (out_format == TraceFormat::kNative) {
     NativeWriter writer(out, options.page_size, in);
     stream_from(std::move(opened.source), opened.format, options, writer);
@@ -331,7 +336,9 @@ void convert_trace(const std::string& in, const std::string& out, const ReadOpti
 namespace detail {
 
 void refuse_empty(const Trace& t, const std::string& path) {
-  if (t.size() == 0) throw ConfigError("cannot write '" + path + "': the trace has no accesses, and a trace file needs one");
+  if (t.size() == 0)
+    throw ConfigError("cannot write '" + path +
+                      "': the trace has no accesses, and a trace file needs one");
 }
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
@@ -376,7 +383,9 @@ void OutputFile::commit() {
   }
 }
 
-void OutputFile::fail() const { throw ConfigError("cannot write '" + path_ + "': " + std::strerror(errno)); }
+void OutputFile::fail() const {
+  throw ConfigError("cannot write '" + path_ + "': " + std::strerror(errno));
+}
 
 }  // namespace detail
 }  // namespace pagesim

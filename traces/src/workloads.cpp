@@ -373,12 +373,15 @@ namespace {
 // parameter `key` = `value` that asks for its `accesses`, rather than fail on the allocation.
 void check_fits(const char* key, std::uint64_t value, double accesses) {
   const double need = 5.0 * accesses;
-  const double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGE_SIZE));
+  const double have = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) *
+                      static_cast<double>(::sysconf(_SC_PAGE_SIZE));
   if (have > 0 && need > have) {
     char what[160];
-    std::snprintf(what, sizeof what, "%.1f GiB (5 bytes an access), more than this machine's %.1f GiB of memory",
+    std::snprintf(what, sizeof what,
+                  "%.1f GiB (5 bytes an access), more than this machine's %.1f GiB of memory",
                   need / (1 << 30), have / (1 << 30));
-    throw ConfigError("parameter '" + std::string(key) + "' = " + std::to_string(value) + " asks for a trace of " + what);
+    throw ConfigError("parameter '" + std::string(key) + "' = " + std::to_string(value) +
+                      " asks for a trace of " + what);
   }
 }
 
@@ -386,7 +389,8 @@ void check_fits(const char* key, std::uint64_t value, double accesses) {
 
 Trace generate(const std::string& kind, const Params& params) {
   // Sizes and counts are at least 1 (lo 1); seeds and fractions may be 0.
-  const auto u64 = [&](const char* key, std::int64_t fallback, std::int64_t hi = INT64_MAX, std::int64_t lo = 0) {
+  const auto u64 = [&](const char* key, std::int64_t fallback, std::int64_t hi = INT64_MAX,
+                       std::int64_t lo = 0) {
     return static_cast<std::uint64_t>(params.get_int(key, fallback, lo, hi));
   };
   const auto u32 = [&](const char* key, std::int64_t fallback, std::int64_t lo = 0) {

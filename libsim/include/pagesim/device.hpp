@@ -157,7 +157,8 @@ class SwapDevice {
   // The longest one page can take to read or write as a request of its own (after the
   // farthest seek), in ns: a bound on what any page of IO adds to a run's time.
   double longest_page_ns() const {
-    return track_seek_ns_ + seek_scale_ns_ + rotation_ns_ + std::max(rest_ns(1, false), rest_ns(1, true)) +
+    return track_seek_ns_ + seek_scale_ns_ + rotation_ns_ +
+           std::max(rest_ns(1, false), rest_ns(1, true)) +
            static_cast<double>(std::max(compress_ns_, decompress_ns_));
   }
 

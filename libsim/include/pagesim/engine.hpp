@@ -925,10 +925,11 @@ Result Engine::run(P& policy) {
           "policy '" + policy_name_ +
           "' needs the future of the replay order, which is known in advance only with "
           "schedule='static'; " +
-          (config_.schedule_given ? std::string("schedule='round_robin' was given")
-                                  : "this trace has " + std::to_string(trace_.num_procs()) +
-                                        " processes, scheduled round-robin by default (a blocked process lets "
-                                        "the others run)") +
+          (config_.schedule_given
+               ? std::string("schedule='round_robin' was given")
+               : "this trace has " + std::to_string(trace_.num_procs()) +
+                     " processes, scheduled round-robin by default (a blocked process lets "
+                     "the others run)") +
           ": set schedule='static'");
     }
     next_use_ = compute_next_use(trace_);

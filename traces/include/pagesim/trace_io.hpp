@@ -60,7 +60,8 @@ TraceFormat detect_format(const std::string& path);
 // pipe (/dev/stdin, <(zcat t.gz)). Throws TraceFormatError naming the file, the line or byte
 // offset, and what was expected. If `format_read` is given, it is set to the format read (what
 // detect_format would say, without opening the file again).
-Trace read_trace(const std::string& path, const ReadOptions& options = {}, TraceFormat* format_read = nullptr);
+Trace read_trace(const std::string& path, const ReadOptions& options = {},
+                 TraceFormat* format_read = nullptr);
 // The same from bytes in memory (tests, fuzzers); `data` may be compressed.
 Trace parse_trace(std::string_view data, const ReadOptions& options, const std::string& name = "<string>");
 
