@@ -5,6 +5,7 @@ Bad input prints one line, ``pagesim: error: ...``, and exits with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from typing import Any, Optional, Sequence
@@ -130,7 +131,27 @@ def _sweep_columns(args: argparse.Namespace, params: dict[str, Any]) -> list[str
     return columns
 
 
+def _check_output_dir(path: str, option: str) -> None:
+    """Refuse an output in a missing directory before the work, not after it."""
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise pagesim.ConfigError(f"{option} {path!r}: directory {folder!r} does not exist")
+
+
+def _write_csv(df: Any, path: str) -> None:
+    """The table written whole or not at all: a temporary file next to `path`, renamed over it."""
+    tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.pagesim-{os.getpid()}")
+    try:
+        df.to_csv(tmp, index=False)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
+    if args.output:
+        _check_output_dir(args.output, "-o")
     params = _params(args.param, axes=True)
     policies = sorted(pagesim.policies()) if args.policies == "all" else _policy_list(args.policies)
     if args.frames is not None:
@@ -160,7 +181,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(df[["trace", *axes, "policy", "frames", "fraction", *columns]].to_string(
             index=False, float_format=lambda x: f"{x:.4g}"))
     if args.output:
-        df.to_csv(args.output, index=False)
+        _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows, {len(df.columns)} columns")
     return 0
 
@@ -169,6 +190,9 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     from . import mrc
     if args.plot:
         pagesim.plots.check_image_path(args.plot, "--plot")
+        _check_output_dir(args.plot, "--plot")
+    if args.output:
+        _check_output_dir(args.output, "-o")
     trace = _load(args, args.trace)
     if args.frames is not None:
         sizes = _list(args.frames, int, "--frames", "integers")
@@ -192,7 +216,7 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     print(df.pivot_table(index="frames", columns="policy", values="miss_ratio", sort=False)
           .to_string(float_format=lambda x: f"{x:.4f}"))
     if args.output:
-        df.to_csv(args.output, index=False)
+        _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows")
     if args.plot:
         import matplotlib

@@ -78,6 +78,10 @@ def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[
     from . import TEXTBOOK, simulate, textbook
     t = _trace(trace)
     n = len(t)
+    if isinstance(policies, str):
+        policies = [policies]
+    if frames is not None and np.isscalar(frames):
+        frames = [frames]
     sizes = None if frames is None else [_args.integer("frames", f, 1, 2**40) for f in frames]
     if sizes == []:
         raise _core.ConfigError("mrc needs frames >= 1 (memory sizes in page frames), got []")

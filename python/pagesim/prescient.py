@@ -43,9 +43,9 @@ def _trace(trace):
 
 
 def _frames_list(frames: Union[int, Iterable[int]]) -> list[int]:
-    if isinstance(frames, (int, np.integer)):
-        return [int(frames)]
-    out = [int(f) for f in frames]
+    if np.isscalar(frames):
+        frames = [frames]
+    out = [_args.integer("frames", f, 1, 2**40) for f in frames]
     if not out:
         raise _core.ConfigError("frames is empty: give at least one memory size in frames")
     return out
@@ -108,7 +108,7 @@ def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIEN
     from . import simulate, textbook
     params = textbook(**params)
     t = _trace(trace)
-    names = list(prescient)
+    names = [prescient] if isinstance(prescient, str) else list(prescient)
     if not names:
         raise _core.ConfigError("prescient is empty: name at least one prescient policy, e.g. 'belady_segment'")
     for n in names:
@@ -159,6 +159,7 @@ def prescient_ratio(trace, *, policies: Sequence[str] = ("lru", "clock", "random
     from . import simulate, textbook
     params = textbook(**params)
     t = _trace(trace)
+    policies = [policies] if isinstance(policies, str) else list(policies)
     rows = []
     for f in _frames_list(frames):
         b = prescient_bracket(t, frames=f, prescient=prescient, **params)

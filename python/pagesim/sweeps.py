@@ -25,8 +25,15 @@ PolicySpec = Union[str, _core.Policy, Tuple[str, Mapping[str, Any]]]
 Progress = Union[None, bool, Callable[[int, int], Any]]
 
 
-@functools.lru_cache(maxsize=4)
 def _load_cached(path: str) -> Trace:
+    """A worker's copy of the trace at ``path``, loaded again when the file changed (a save
+    replaces it: a new inode and modification time)."""
+    st = os.stat(path)
+    return _load_version(path, (st.st_ino, st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=4)
+def _load_version(path: str, version: Tuple[int, int, int]) -> Trace:
     from . import load
     return load(path)
 

@@ -9,6 +9,22 @@ void raise(const py::object& kind, const char* what) {
   PyErr_SetObject(kind.ptr(), text(what).ptr());
 }
 
+// A str as UTF-8; a ConfigError saying `what` for anything else (a lone surrogate from a
+// command-line byte that is not UTF-8, a key that is not a str).
+std::string utf8(const py::handle& s, const std::string& what) {
+  Py_ssize_t n = 0;
+  const char* p = PyUnicode_Check(s.ptr()) ? PyUnicode_AsUTF8AndSize(s.ptr(), &n) : nullptr;
+  if (!p) {
+    PyErr_Clear();
+    throw ConfigError(
+        what + " " +
+        py::cast<std::string>(
+            py::str(py::repr(s)).attr("encode")("ascii", "backslashreplace").attr("decode")()) +
+        " is not text: expected a str of valid Unicode");
+  }
+  return std::string(p, static_cast<std::size_t>(n));
+}
+
 }  // namespace
 
 void register_errors(py::module_& m) {
@@ -45,7 +61,7 @@ std::string fs_path(const py::handle& path) {
 Params params_from_kwargs(const py::dict& kwargs) {
   Params params;
   for (const auto& [k, v] : kwargs) {
-    const auto key = py::cast<std::string>(k);
+    const std::string key = utf8(k, "parameter name");
     const auto not_a_value = [&] {
       return ConfigError("parameter '" + key + "' must be a bool, int, float or str, got " +
                          py::cast<std::string>(py::str(py::type::of(v).attr("__name__"))));
@@ -53,7 +69,7 @@ Params params_from_kwargs(const py::dict& kwargs) {
     if (py::isinstance<py::bool_>(v)) {
       params.set(key, v.cast<bool>());
     } else if (py::isinstance<py::str>(v)) {
-      params.set(key, v.cast<std::string>());
+      params.set(key, utf8(v, "parameter '" + key + "' ="));
     } else if (py::isinstance<py::float_>(v) ||
                (!py::hasattr(v, "__index__") && py::hasattr(v, "__float__"))) {
       const double d = PyFloat_AsDouble(v.ptr());  // also numpy floats

@@ -500,6 +500,26 @@ TEST_CASE("a trace file is written whole or not at all") {
   const Trace t = read_trace(same.path());  // native now, found by its magic number
   CHECK(t.size() == 3);
   CHECK(t.count_writes() == 1);
+  // Streaming text to native rewrites the header last, so a pipe is refused before any
+  // bytes. (A native input is loaded and written in order: that goes through a pipe.)
+  {
+    TempFile text("whole_text.txt", "R 0x1000\n");
+    TempFile fifo("whole_fifo");
+    REQUIRE(::mkfifo(fifo.path().c_str(), 0600) == 0);
+    std::size_t drained = 0;
+    std::thread reader([&] {
+      const int fd = ::open(fifo.path().c_str(), O_RDONLY);
+      char buffer[4096];
+      for (ssize_t got; (got = ::read(fd, buffer, sizeof buffer)) > 0;)
+        drained += static_cast<std::size_t>(got);
+      ::close(fd);
+    });
+    CHECK(message_of([&] { convert_trace(text.path(), fifo.path(), {}, TraceFormat::kNative); })
+              .find("cannot stream a native trace to '" + fifo.path() +
+                    "': its header is written last") == 0);
+    reader.join();
+    CHECK(drained == 0);
+  }
   // No temporary file is left next to it.
   std::size_t left = 0;
   for (const auto& entry : std::filesystem::directory_iterator(".")) {

@@ -288,7 +288,7 @@ def test_cli_errors_are_one_line_and_exit_2(tmp_path):
 def test_bad_arguments_name_the_key_and_what_is_allowed(tmp_path):
     """Each of these once gave a TypeError from the binding, a MemoryError, or a silently
     changed value (int(2.7), bool("false"))."""
-    from pagesim import mrc, prescient
+    from pagesim import mrc, prescient, testing
     t = pagesim.generate("zipf", accesses=3000, pages=200, write_fraction=0.3, seed=1)
     tiny = pagesim.Trace.from_arrays([1, 2, 3, 1])
     cases = [
@@ -319,12 +319,24 @@ def test_bad_arguments_name_the_key_and_what_is_allowed(tmp_path):
          r"schedule='round_robin' was given: set schedule='static'"),
         (lambda: pagesim.simulate(t, "lru", frames=50, device_seek_ms=5),
          "parameter 'device_seek_ms' does not apply to device 'none': it is for device hdd-2002, hdd-laptop"),
+        # A byte that is not UTF-8 on a command line arrives as a lone surrogate.
+        (lambda: pagesim.simulate(t, "lru", frames=5, device="\udcff"),
+         r"parameter 'device' = '\\udcff' is not text"),
+        (lambda: pagesim.simulate(t, "lru", frames=5, **{"\udcff": 1}), r"parameter name '\\udcff' is not text"),
+        (lambda: prescient.prescient_ratio(t, frames=[2.7], policies=["lru"]),
+         "parameter 'frames' must be an integer, got float 2.7"),
+        (lambda: testing.check_known_answers("lruu"), "unknown policy 'lruu'"),
     ]
     for call, message in cases:
         with pytest.raises(pagesim.ConfigError, match=message):
             call()
+    # One memory size, one policy by name: as a list of one (a str was read letter by letter).
+    assert list(mrc.mrc(t, frames=4, policies="lru")["frames"]) == [4]
+    assert list(prescient.prescient_ratio(t, frames=5, policies="lru")["policy"]) == ["lru"]
     # SHARDS with a tiny sample estimates badly, but never more faults than accesses (the
     # SHARDS_adj correction once put this curve at 10097 faults for 3000 accesses).
     assert mrc.shards_mrc(t, max_pages=3).max() <= 3000
     r = run_cli("mrc", str(tmp_path / "x.pgt"), "--plot", "curve.bogus")  # before reading the trace
     assert r.returncode == 2 and "--plot 'curve.bogus': expected an image file name ending in" in r.stderr
+    r = run_cli("sweep", str(tmp_path / "x.pgt"), "--policies", "lru", "--frames", "5", "-o", "nodir/x.csv")
+    assert r.returncode == 2 and "-o 'nodir/x.csv': directory 'nodir' does not exist" in r.stderr

@@ -212,3 +212,15 @@ def test_result_summary_and_to_frame():
     f = r.to_frame()
     assert isinstance(f, pd.DataFrame) and len(f) == t.num_procs
     assert f.faults.sum() == r["faults"] and list(f.pid) == list(t.proc_pids)
+
+
+def test_a_worker_loads_a_trace_file_again_when_it_changed(tmp_path):
+    # Dask workers keep the traces they loaded by path; a file saved anew (a new inode and
+    # time) must not be answered from that copy.
+    from pagesim import sweeps
+    path = str(tmp_path / "t.pgt")
+    pagesim.generate("loop", accesses=5000, pages=50).save(path)
+    assert len(sweeps._load_cached(path)) == 5000
+    assert sweeps._load_cached(path) is sweeps._load_cached(path)
+    pagesim.generate("loop", accesses=9000, pages=50).save(path)
+    assert len(sweeps._load_cached(path)) == 9000

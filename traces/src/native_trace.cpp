@@ -96,6 +96,7 @@ class OutFile {
     pos_ = offset;
   }
   void close() { file_.commit(); }
+  bool in_place() const { return file_.in_place(); }
 
  private:
   detail::OutputFile file_;
@@ -329,6 +330,12 @@ void write_native(const Trace& t, const std::string& path) {
 struct NativeWriter::Impl {
   Impl(const std::string& path, std::uint32_t ps, std::string src)
       : out(path), page_size(ps), source(std::move(src)) {
+    if (out.in_place()) {
+      throw ConfigError(
+          "cannot stream a native trace to '" + path +
+          "': its header is written last, so the output must be a regular file (or load "
+          "the trace and save it, which writes in order)");
+    }
     flags_file = std::tmpfile();
     if (!flags_file) throw ConfigError(std::string("cannot create a temporary file: ") + std::strerror(errno));
     Header placeholder{};

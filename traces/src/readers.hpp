@@ -45,6 +45,8 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
 
   std::FILE* get() const { return f_; }
+  // Written in place: the path is a pipe, a device or the like, which may not seek.
+  bool in_place() const { return temp_.empty(); }
   void commit();
   // Throws ConfigError naming the path and errno's reason.
   [[noreturn]] void fail() const;
