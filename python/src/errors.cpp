@@ -16,11 +16,9 @@ std::string utf8(const py::handle& s, const std::string& what) {
   const char* p = PyUnicode_Check(s.ptr()) ? PyUnicode_AsUTF8AndSize(s.ptr(), &n) : nullptr;
   if (!p) {
     PyErr_Clear();
-    throw ConfigError(
-        what + " " +
-        py::cast<std::string>(
-            py::str(py::repr(s)).attr("encode")("ascii", "backslashreplace").attr("decode")()) +
-        " is not text: expected a str of valid Unicode");
+    // repr escapes a lone surrogate (\udcff), so the message is valid UTF-8.
+    throw ConfigError(what + " " + py::cast<std::string>(py::repr(s)) +
+                      " is not text: expected a str of valid Unicode");
   }
   return std::string(p, static_cast<std::size_t>(n));
 }
