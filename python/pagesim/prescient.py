@@ -111,8 +111,9 @@ def prescient_bracket(trace, *, frames: int, prescient: Sequence[str] = PRESCIEN
     names = [prescient] if isinstance(prescient, str) else list(prescient)
     if not names:
         raise _core.ConfigError("prescient is empty: name at least one prescient policy, e.g. 'belady_segment'")
+    known = dict(_core.policies())
     for n in names:
-        if n in dict(_core.policies()) and not _core.policy_traits(n).needs_future:
+        if n in known and not _core.policy_traits(n).needs_future:
             raise _core.ConfigError(f"{n!r} in prescient is not a prescient policy (it does not see the future): "
                                     f"the bracket's best is one of {', '.join(PRESCIENT)}")
     swaps = {n: int(simulate(t, n, frames=frames, **params)["swap_outs"]) for n in names}

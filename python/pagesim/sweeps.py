@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 import os
 import time
 import warnings
@@ -11,7 +10,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from . import _core, policy as _policy
+from . import _args, _core, policy as _policy
 from ._core import ConfigError, Trace
 
 __all__ = ["sweep"]
@@ -99,15 +98,9 @@ def _memory_sizes(frames: Optional[Sequence[int]], fractions: Optional[Sequence[
                           "fractions=[...] (shares of each trace's footprint)")
     if frames is not None:
         values = [frames] if np.isscalar(frames) else list(frames)
-        for f in values:
-            if isinstance(f, bool) or not isinstance(f, (int, np.integer)) or f < 1:
-                raise ConfigError(f"frames must be integers >= 1, got {f!r}")
-        return [(int(f), None) for f in values] or _empty("frames")
+        return [(_args.integer("frames", f, 1), None) for f in values] or _empty("frames")
     values = [fractions] if np.isscalar(fractions) else list(fractions)
-    for f in values:
-        if isinstance(f, bool) or not isinstance(f, (int, float, np.number)) or not 0 < f < math.inf:
-            raise ConfigError(f"fractions must be finite numbers > 0 (shares of the footprint), got {f!r}")
-    return [(None, float(f)) for f in values] or _empty("fractions")
+    return [(None, _args.positive("fractions", f)) for f in values] or _empty("fractions")
 
 
 def _empty(what: str):
@@ -239,8 +232,8 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     specs = _policy_specs(policies)
     sizes = _memory_sizes(frames, fractions)
     combos = _param_combos(params, specs)
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise ConfigError(f"jobs must be an integer >= 1, got {jobs!r}")
+    if jobs is not None:
+        _args.integer("jobs", jobs, 1)
     if client is not None:
         from . import _dask
         rows = _dask.run(client, named, specs, sizes, params, combos, progress)

@@ -211,9 +211,10 @@ def known_answers() -> Dict[str, Dict[str, Any]]:
 
 def check_known_answers(policy: str = "") -> Report:
     """Check the known answers of one built-in policy (all when empty)."""
-    if policy and policy not in dict(_core.policies()):
+    known = dict(_core.policies())
+    if policy and policy not in known:
         raise pagesim.ConfigError(f"unknown policy {policy!r}: the known answers are for the built-in policies "
-                                  f"{', '.join(sorted(dict(_core.policies())))}")
+                                  f"{', '.join(sorted(known))}")
     r = _core.testing.check_known_answers(policy)
     return Report(r.subject, r.checks, list(r.failures))
 

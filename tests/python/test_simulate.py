@@ -307,7 +307,7 @@ def test_bad_arguments_name_the_key_and_what_is_allowed(tmp_path):
         (lambda: pagesim.simulate(t, None, frames=5), "policy must be a registered policy's name or a pagesim.Policy"),
         (lambda: pagesim.interleave([t, t], quantum=-1), r"parameter 'quantum' = -1 is out of range: allowed 1 to"),
         (lambda: pagesim.PolicyTraits(tick_ns=-1), r"parameter 'tick_ns' = -1 is out of range"),
-        (lambda: pagesim.sweep(t, policies=["lru"], fractions=[float("inf")]), "fractions must be finite numbers > 0"),
+        (lambda: pagesim.sweep(t, policies=["lru"], fractions=[float("inf")]), "parameter 'fractions' must be a finite number above 0, got inf"),
         (lambda: pagesim.sweep(None, policies=["lru"], frames=[5]), "sweep's traces must be a Trace, a path"),
         (lambda: pagesim.Trace.from_arrays(np.array([1.5, 2.5])), "'pages' must hold integers; got dtype float64"),
         (lambda: pagesim.Trace.from_columns(np.array([0, 1], dtype=np.uint32),

@@ -99,10 +99,12 @@ def test_sweep_errors_are_typed(tmp_path):
         pagesim.sweep(t, policies=["random"], frames=[5], sede=3, progress=False)
     with pytest.raises(pagesim.ConfigError, match="exactly one of frames"):
         pagesim.sweep(t, policies=["lru"], progress=False)
-    with pytest.raises(pagesim.ConfigError, match="frames must be integers >= 1"):
+    with pytest.raises(pagesim.ConfigError, match=r"parameter 'frames' = 0 is out of range: allowed 1 to"):
         pagesim.sweep(t, policies=["lru"], frames=[0], progress=False)
-    with pytest.raises(pagesim.ConfigError, match="fractions must be finite numbers > 0"):
+    with pytest.raises(pagesim.ConfigError, match="parameter 'fractions' must be a finite number above 0, got -0.5"):
         pagesim.sweep(t, policies=["lru"], fractions=[-0.5], progress=False)
+    with pytest.raises(pagesim.ConfigError, match="parameter 'jobs' must be an integer, got bool True"):
+        pagesim.sweep(t, policies=["lru"], frames=[5], jobs=True, progress=False)
     bad = tmp_path / "bad.txt"
     bad.write_text("R 1\nR 2\nX 3\n")
     with pytest.raises(pagesim.TraceFormatError, match="bad.txt:3: expected R or W"):
