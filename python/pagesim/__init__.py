@@ -185,6 +185,7 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
     if not isinstance(policy, str):
         raise ConfigError("policy must be a registered policy's name or a pagesim.Policy instance, "
                           f"got {type(policy).__name__}")
+    _policy.check_name(policy)
     return _core.simulate(as_trace(trace), policy, params)
 
 
@@ -193,5 +194,6 @@ from . import plots  # noqa: E402  (matplotlib is imported when a plot is drawn)
 # Prescient bounds and miss-ratio curves (python/pagesim/prescient.py, mrc.py).
 from . import mrc, prescient  # noqa: E402
 from .prescient import prescient_ratio  # noqa: E402
+from . import testing  # noqa: E402  (the testing kit: pagesim.testing after import pagesim)
 
-__all__ += ["mrc", "prescient", "prescient_ratio"]
+__all__ += ["mrc", "prescient", "prescient_ratio", "testing"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import warnings
 from typing import Any, Callable, Dict, Union
 
 from . import _core
@@ -132,6 +133,19 @@ def registered() -> Dict[str, PolicyFactory]:
     return dict(_registry)
 
 
+def check_name(name: str) -> None:
+    """A ConfigError for a name that is neither a built-in nor a registered Python policy,
+    with the closest of both kinds and all of them."""
+    known = sorted({*dict(_core.policies()), *_registry})
+    if name in known:
+        return
+    msg = f"unknown policy {name!r}"
+    near = difflib.get_close_matches(name, known, n=1)
+    if near:
+        msg += f": did you mean {near[0]!r}?"
+    raise ConfigError(f"{msg} (known: {', '.join(known)})")
+
+
 def is_python_policy(policy: Any) -> bool:
     return isinstance(policy, _core.Policy) or (isinstance(policy, str) and policy in _registry)
 
@@ -141,6 +155,11 @@ def check_policy(policy: _core.Policy) -> None:
                or getattr(type(policy), m) is getattr(_core.Policy, m, None)]
     if missing:
         raise ConfigError(f"policy class {type(policy).__name__} must implement {', '.join(missing)}")
+    if getattr(type(policy), "on_hit", None) is not None:
+        traits = policy.traits() if callable(policy.traits) else policy.traits
+        if isinstance(traits, PolicyTraits) and not traits.needs_hits:
+            warnings.warn(f"{type(policy).__name__}.on_hit is never called: its traits do not set "
+                          "needs_hits=True (hits then only set the referenced bit)", stacklevel=4)
 
 
 def label(policy: Union[str, _core.Policy]) -> str:

@@ -76,6 +76,8 @@ def _policy_specs(policies: Any) -> List[Tuple[str, Union[str, _core.Policy], Di
             p, own = p[0], dict(p[1])
         if not isinstance(p, (str, _core.Policy)):
             raise ConfigError(f"a policy is a name, a pagesim.Policy or (name, params), got {type(p).__name__}")
+        if isinstance(p, str):
+            _policy.check_name(p)
         specs.append((_policy.label(p), p, own))
     if not specs:
         raise ConfigError("sweep needs at least one policy")

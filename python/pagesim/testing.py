@@ -17,12 +17,13 @@ counts, and claims that fail with a readable table::
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import pandas as pd
 
 import pagesim
-from . import _core
+from . import _args, _core
 
 PolicyLike = Union[str, Callable[[], "pagesim.Policy"]]
 
@@ -71,15 +72,41 @@ def _label(policy: PolicyLike) -> str:
 
 
 def _runner(policy: PolicyLike) -> Callable[..., "pagesim.Result"]:
-    """A function running a fresh instance of `policy` on a trace."""
+    """A function running a fresh instance of `policy` on a trace. Parameters the engine does
+    not know go to a class or factory, as :func:`pagesim.register_policy` passes them."""
     if isinstance(policy, _core.Policy):
         raise pagesim.ConfigError(
             "pass the policy's class or a factory, not an instance: the checks need fresh instances")
     if isinstance(policy, str):
+        pagesim.policy.check_name(policy)
         return lambda trace, **kw: pagesim.simulate(trace, policy, **pagesim.textbook(**kw))
     if not callable(policy):
         raise pagesim.ConfigError(f"policy must be a name, a Policy subclass or a factory, got {policy!r}")
-    return lambda trace, **kw: pagesim.simulate(trace, policy(), **pagesim.textbook(**kw))
+
+    def run(trace, **kw):
+        engine, own = pagesim.policy.split_params(_label(policy), policy, kw)
+        return pagesim.simulate(trace, policy(**own), **pagesim.textbook(**engine))
+    return run
+
+
+def _failure(e: Exception) -> str:
+    """An exception as a failure's text: a pagesim error's message, or the type, message and
+    notes (where in the run) of one the policy's own code raised."""
+    if isinstance(e, pagesim.Error):
+        return str(e)
+    return " ".join([f"the policy raised {type(e).__name__}: {e}", *getattr(e, "__notes__", [])])
+
+
+def conformance_case(seed: int) -> tuple:
+    """(trace, frames) of the conformance suite's random case `seed`, as its failures name it
+    ("random_trace seed 4, frames 5"): replay a failure with
+    ``pagesim.simulate(trace, policy, frames=frames, **pagesim.TEXTBOOK)``."""
+    seed = _args.integer("seed", seed, 1)
+    trace = _core.testing.random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0)
+    return trace, 1 + seed % 9
+
+
+random_trace = _core.testing.random_trace
 
 
 def _check_sums(report: Report, counters: Dict[str, int], where: str) -> None:
@@ -108,15 +135,14 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     for seed in range(1, traces + 1):
         if len(report.failures) >= Report.MAX_FAILURES:
             break
-        t = _core.testing.random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0)
-        frames = 1 + seed % 9
+        t, frames = conformance_case(seed)
         where = f" (random_trace seed {seed}, frames {frames})"
         report.checks += 1
         try:
             result = run(t, frames=frames, **params)
             again = run(t, frames=frames, **params)
-        except pagesim.Error as e:
-            report.fail(f"{e}{where}")
+        except Exception as e:  # noqa: BLE001 (a policy's own bug is a failure to report)
+            report.fail(f"{_failure(e)}{where}")
             continue
         c = result.counters
         _check_sums(report, c, where)
@@ -129,8 +155,8 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
                         f"{c['evictions']} evictions{where}")
         report.checks += 1
         if again.counters != c:
-            report.fail(f"not deterministic: a fresh instance with the same parameters gave "
-                        f"{again.counters['faults']} faults instead of {c['faults']}{where}")
+            diff = ", ".join(f"{k} {again.counters[k]} instead of {c[k]}" for k in c if again.counters[k] != c[k])
+            report.fail(f"not deterministic: a fresh instance with the same parameters gave {diff}{where}")
         report.checks += 1
         opt = pagesim.simulate(t, "belady", frames=frames, **pagesim.TEXTBOOK)["faults"]
         if opt > c["faults"]:
@@ -140,8 +166,8 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
             try:
                 batch = run(t, frames=frames, low_watermark=1, high_watermark=3, **params)
                 _check_sums(report, batch.counters, where + " with watermarks 1/3")
-            except pagesim.Error as e:
-                report.fail(f"{e}{where} with watermarks 1/3")
+            except Exception as e:  # noqa: BLE001
+                report.fail(f"{_failure(e)}{where} with watermarks 1/3")
     _check_exits(report, run, _needs_future(policy), params)
     return report
 
@@ -169,8 +195,8 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
             report.checks += 1
             try:
                 r = run(t, frames=frames, free_on_exit=True, schedule=schedule, **params)
-            except pagesim.Error as e:
-                report.fail(f"{e}{where}")
+            except Exception as e:  # noqa: BLE001
+                report.fail(f"{_failure(e)}{where}")
                 continue
             c = r.counters
             if (c["evictions"], c["swap_outs"], r.swap_slots_used, c["faults"]) != (5, 5, 0, n + frames):
@@ -189,8 +215,8 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
                 try:
                     r = run(t, frames=frames, free_on_exit=True, schedule=schedule,
                             page_cluster=page_cluster, **params)
-                except pagesim.Error as e:
-                    report.fail(f"{e}{where}")
+                except Exception as e:  # noqa: BLE001
+                    report.fail(f"{_failure(e)}{where}")
                     continue
                 _check_sums(report, r.counters, where)
 
@@ -222,6 +248,8 @@ def check_known_answers(policy: str = "") -> Report:
 def compare(trace: Any, frames: int, policies: Sequence[PolicyLike],
             metrics: Optional[Sequence[str]] = None, **params: Any) -> pd.DataFrame:
     """Counters of each policy on one trace and memory size: a DataFrame indexed by policy."""
+    for m in metrics or []:
+        _check_counter(m)
     rows = {}
     for p in policies:
         rows[_label(p)] = _runner(p)(trace, frames=frames, **params).counters
@@ -234,6 +262,7 @@ def assert_at_most(trace: Any, frames: int, policy: PolicyLike, baseline: Policy
                    metric: str, max_ratio: float = 1.0, **params: Any) -> pd.DataFrame:
     """Assert ``policy.metric <= max_ratio * baseline.metric``; the table (with Belady's MIN
     for scale) is returned, and is the AssertionError's message when the claim fails."""
+    _check_counter(metric)
     rows: List[PolicyLike] = [policy, baseline]
     if "belady" not in (policy, baseline):
         rows.append("belady")
@@ -246,3 +275,13 @@ def assert_at_most(trace: Any, frames: int, policy: PolicyLike, baseline: Policy
                              f"{_label(baseline)}.{metric} = {base} at {frames} frames:\n"
                              f"{table.to_string()}")
     return table
+
+
+def _check_counter(name: str) -> None:
+    known = pagesim.counter_names()
+    if name not in known:
+        msg = f"unknown counter {name!r}"
+        near = difflib.get_close_matches(name, known, n=1)
+        if near:
+            msg += f": did you mean {near[0]!r}?"
+        raise pagesim.ConfigError(f"{msg} (counters: {', '.join(known)})")

@@ -56,12 +56,18 @@ class PyPolicy : public Policy {
   // The optional callbacks do nothing unless Python defines them (PYBIND11_OVERRIDE would
   // fall back to the base with the C++ view, not the Python one).
   void on_hit(const Access& access, PageTableView view) override {
+    at_ = {"on_hit", "at access #", access.index};
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_hit", access, box(view));
   }
   void on_fault(const Access& access, PageTableView view) override {
+    at_ = {"on_fault", access.readahead ? "for readahead, at access #" : "at access #",
+           access.index};
     PYBIND11_OVERRIDE_PURE(void, Policy, on_fault, access, box(view));
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    at_ = view.incoming() == kNoPage
+              ? At{"select_victims", nullptr, 0}
+              : At{"select_victims", "for the fault of page ", view.incoming()};
     py::gil_scoped_acquire gil;
     py::function override = py::get_override(static_cast<const Policy*>(this), "select_victims");
     if (!override) {
@@ -74,17 +80,21 @@ class PyPolicy : public Policy {
     } catch (const py::error_already_set& e) {
       if (!e.matches(PyExc_TypeError)) throw;
       throw PolicyError("select_victims must return an iterable of page ids (ints), got " +
-                        py::str(py::type::of(victims).attr("__name__")).cast<std::string>());
+                        py::str(py::type::of(victims).attr("__name__")).cast<std::string>() +
+                        where());
     }
   }
   void on_evict(PageId page, PageTableView view) override {
+    at_ = {"on_evict", "of page ", page};
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_evict", page, box(view));
   }
   void on_tick(Tick now, PageTableView view) override {
+    at_ = {"on_tick", "at ns ", now};
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_tick", now, box(view));
   }
   // Without a Python on_free, free_on_exit runs fail with the base class's PolicyError.
   void on_free(PageId page, PageTableView view) override {
+    at_ = {"on_free", "of page ", page};
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_free", page, box(view));
     Policy::on_free(page, view);
   }
@@ -92,6 +102,18 @@ class PyPolicy : public Policy {
   // Called after a run: the view must not outlive the engine's state.
   void end_run() {
     if (box_) box_->view.reset();
+  }
+  void start_run(std::string name) {
+    name_ = std::move(name);
+    at_ = {};
+  }
+  // " (policy 'x', in on_fault at access #12)": where the last callback was, for an error
+  // raised in it (the engine's own checks say where they are).
+  std::string where() const {
+    if (at_.callback == nullptr) return "";
+    std::string s = " (policy '" + name_ + "', in " + at_.callback;
+    if (at_.what != nullptr) s += std::string(" ") + at_.what + std::to_string(at_.value);
+    return s + ")";
   }
 
  private:
@@ -107,11 +129,11 @@ class PyPolicy : public Policy {
     box_->view = view;
     return box_obj_;
   }
-  static PageId page_id(py::handle v) {
+  PageId page_id(py::handle v) const {
     if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr())) {
       throw PolicyError("select_victims must return page ids (ints), got " +
                         py::str(py::type::of(v).attr("__name__")).cast<std::string>() + " " +
-                        py::repr(v).cast<std::string>());
+                        py::repr(v).cast<std::string>() + where());
     }
     const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
     if (!index) throw py::error_already_set();  // the policy's own __index__ raised
@@ -119,13 +141,21 @@ class PyPolicy : public Policy {
     const long long p = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
     if (overflow != 0 || p < 0 || static_cast<unsigned long long>(p) >= kNoPage) {
       throw PolicyError("select_victims returned page id " + py::repr(index).cast<std::string>() +
-                        ", which does not exist");
+                        ", which does not exist" + where());
     }
     return static_cast<PageId>(p);
   }
 
+  struct At {
+    const char* callback = nullptr;
+    const char* what = nullptr;
+    std::uint64_t value = 0;
+  };
+
   std::shared_ptr<ViewBox> box_;
   py::object box_obj_;
+  std::string name_;
+  At at_;
 };
 
 }  // namespace
@@ -160,9 +190,11 @@ void register_policy(py::module_& m) {
       .def_readonly("write", &Access::write)
       .def_readonly("kind", &Access::kind)
       .def_readonly("next_use", &Access::next_use)
+      .def_readonly("readahead", &Access::readahead)
       .def("__repr__", [](const Access& a) {
         return "<pagesim.Access #" + std::to_string(a.index) + " " + (a.write ? "W" : "R") +
-               " page " + std::to_string(a.page) + " proc " + std::to_string(a.proc) + ">";
+               " page " + std::to_string(a.page) + " proc " + std::to_string(a.proc) +
+               (a.readahead ? " readahead" : "") + ">";
       });
   m.attr("NEVER") = kNever;
 
@@ -178,6 +210,12 @@ void register_policy(py::module_& m) {
       .def_property_readonly("frames", [](ViewBox& b) { return b.get().frames(); })
       .def_property_readonly("resident_count", [](ViewBox& b) { return b.get().resident_count(); })
       .def_property_readonly("num_pages", [](ViewBox& b) { return b.get().trace().num_pages(); })
+      .def_property_readonly("incoming",
+                             [](ViewBox& b) -> std::optional<PageId> {
+                               const PageId p = b.get().incoming();
+                               if (p == kNoPage) return std::nullopt;
+                               return p;
+                             })
       .def_property_readonly("valid", [](const ViewBox& b) { return b.view.has_value(); });
 
   py::class_<Policy, PyPolicy, std::shared_ptr<Policy>>(m, "Policy")
@@ -190,14 +228,25 @@ void register_policy(py::module_& m) {
       [](const Trace& trace, const std::shared_ptr<Policy>& policy, const py::dict& params,
          const std::string& name) {
         const Params p = params_from_kwargs(params);
+        auto* py_policy = dynamic_cast<PyPolicy*>(policy.get());
         struct EndRun {
-          Policy* policy;
+          PyPolicy* policy;
           ~EndRun() {
-            if (auto* py_policy = dynamic_cast<PyPolicy*>(policy)) py_policy->end_run();
+            if (policy) policy->end_run();
           }
-        } end_run{policy.get()};
+        } end_run{py_policy};
+        if (py_policy) py_policy->start_run(name);
         // The GIL stays held: every callback runs Python code.
-        return simulate(trace, *policy, p, name);
+        try {
+          return simulate(trace, *policy, p, name);
+        } catch (py::error_already_set& e) {
+          // An exception of the policy's own code: its traceback says where in the policy,
+          // the note where in the run.
+          if (py_policy && !py_policy->where().empty()) {
+            e.value().attr("add_note")("raised" + py_policy->where());
+          }
+          throw;
+        }
       },
       py::arg("trace"), py::arg("policy"), py::arg("params"), py::arg("name"));
 

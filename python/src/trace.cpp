@@ -65,6 +65,32 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
   if (length != static_cast<std::size_t>(-1) && n != length) {
     throw ConfigError(arg + " has " + std::to_string(n) + " elements; expected " + std::to_string(length));
   }
+  if (a.dtype().kind() == 'O') {
+    // Python objects (pagesim.PageKind members, ints beyond int64): each taken by
+    // __index__, so that 1.5 is refused rather than truncated.
+    py::list values;
+    for (std::size_t i = 0; i < n; ++i) {
+      const py::object v = a[py::int_(i)];
+      const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+      if (!index) {
+        PyErr_Clear();
+        throw ConfigError(arg + " must hold integers; element " + std::to_string(i) + " is " +
+                          py::repr(v).cast<std::string>());
+      }
+      int overflow = 0;
+      PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+      if (overflow != 0 || PyObject_RichCompareBool(index.ptr(), py::int_(0).ptr(), Py_LT) == 1) {
+        throw ConfigError(
+            arg + " element " + std::to_string(i) + " is " + py::repr(index).cast<std::string>() +
+            "; expected a value from 0 to " +
+            std::to_string(std::min<std::uint64_t>(std::numeric_limits<T>::max(), INT64_MAX)));
+      }
+      values.append(index);
+    }
+    a = py::array(py::dtype::of<std::int64_t>(), {static_cast<py::ssize_t>(n)}, {});
+    auto* out = static_cast<std::int64_t*>(a.mutable_data());
+    for (std::size_t i = 0; i < n; ++i) out[i] = values[i].cast<std::int64_t>();
+  }
   const char kind = a.dtype().kind();
   if (kind != 'u' && kind != 'i' && kind != 'b' && n != 0) {  // [] is float64 to numpy
     throw ConfigError(arg + " must hold integers; got dtype " + py::str(a.dtype()).cast<std::string>());

@@ -220,3 +220,70 @@ def test_free_on_exit_reaches_on_free_of_a_python_policy(schedule):
             assert len(after) > 1 and ((after == 0).all() if free else after.iloc[0] > 0)
     with pytest.raises(pagesim.PolicyError, match="on_free\\(page, view\\) is not implemented"):
         pagesim.simulate(t, Fifo(), frames=10, free_on_exit=True, schedule=schedule)
+
+
+def test_readahead_pages_and_the_incoming_page_reach_a_python_policy():
+    # Each on_fault is a demand fault or a readahead page (Access.readahead) brought in by the
+    # fault of access #index; select_victims sees the page whose fault asks for room.
+    events = []
+
+    class Recorder(OrderedDictLRU):
+        def on_fault(self, access, view):
+            super().on_fault(access, view)
+            events.append(("fault", access.index, access.page, access.readahead))
+
+        def select_victims(self, want, view):
+            events.append(("select", view.incoming))
+            return super().select_victims(want, view)
+
+    t = random_trace(2, length=3000)
+    r = pagesim.simulate(t, Recorder(), frames=40, page_cluster=3)
+    faults = [e for e in events if e[0] == "fault"]
+    assert r["readahead_pages"] > 0
+    assert sum(e[3] for e in faults) == r["readahead_pages"]
+    assert sum(not e[3] for e in faults) == r["faults"]
+    pages = t.pages
+    assert all(e[2] == pages[e[1]] for e in faults if not e[3])
+    assert all(e[2] != pages[e[1]] for e in faults if e[3])
+    # After a select, the next demand fault is of the incoming page; readahead comes between.
+    for k, e in enumerate(events):
+        if e[0] == "select":
+            demand = next(f for f in events[k + 1:] if f[0] == "fault" and not f[3])
+            assert demand[2] == e[1]
+
+
+def test_an_exception_of_the_policy_says_where_in_the_run():
+    class Broken(OrderedDictLRU):
+        def on_evict(self, page, view):
+            raise KeyError("lost track")
+
+    with pytest.raises(KeyError, match="lost track") as info:
+        pagesim.simulate(pagesim.Trace.from_arrays(np.array([0, 1, 2])), Broken(), frames=2)
+    # Page 0 is the first victim, at the fault of page 2 (access #2).
+    assert info.value.__notes__ == ["raised (policy 'Broken', in on_evict of page 0)"]
+
+    class BadVictim(OrderedDictLRU):
+        def select_victims(self, want, view):
+            return [-1]
+
+    with pytest.raises(pagesim.PolicyError, match=r"page id -1, which does not exist "
+                       r"\(policy 'BadVictim', in select_victims for the fault of page 2\)"):
+        pagesim.simulate(pagesim.Trace.from_arrays(np.array([0, 1, 2])), BadVictim(), frames=2)
+
+
+def test_an_unknown_name_is_matched_against_python_policies_too():
+    pagesim.register_policy("anon_first", Fifo)
+    try:
+        with pytest.raises(pagesim.ConfigError,
+                           match=r"unknown policy 'anon_frist': did you mean 'anon_first'\? \(known: .*anon_first"):
+            pagesim.simulate(random_trace(1), "anon_frist", frames=5)
+    finally:
+        pagesim.unregister_policy("anon_first")
+
+
+def test_on_hit_without_needs_hits_warns():
+    class Forgot(OrderedDictLRU):
+        traits = pagesim.PolicyTraits()
+
+    with pytest.warns(UserWarning, match="Forgot.on_hit is never called: its traits do not set needs_hits=True"):
+        pagesim.simulate(random_trace(1), Forgot(), frames=5)

@@ -1,5 +1,6 @@
 """pagesim.testing: it passes correct policies and reports broken ones clearly."""
 import random
+import re
 
 import pytest
 
@@ -93,3 +94,55 @@ def test_small_qsbench_known_answer_matches_independent_lru_and_clock():
         expected = k["expected"][policy]
         assert (expected["swap_outs"], expected["major_faults"]) == (swap_outs, majors)
         assert expected["faults"] == majors + t.num_pages  # every page's first touch is minor
+
+
+class Raises(PyLru):
+    def on_evict(self, page, view):
+        raise IndexError("lost track")
+
+
+class Windowed(PyLru):
+    def __init__(self, *, window=1):
+        super().__init__()
+        self.window = window
+
+
+def test_an_exception_of_the_policy_is_a_failure_with_its_case():
+    report = testing.check_conformance(Raises, traces=10)
+    assert not report.ok
+    # The first case fails at its first eviction; the failure names the case.
+    assert report.failures[0].startswith("the policy raised IndexError: lost track raised (policy 'Raises', "
+                                         "in on_evict of page ")
+    assert report.failures[0].endswith("(random_trace seed 1, frames 2)")
+
+
+def test_a_failing_case_can_be_replayed():
+    trace, frames = testing.conformance_case(4)
+    assert (frames, len(trace)) == (5, 62)
+    with pytest.raises(IndexError, match="lost track"):
+        pagesim.simulate(trace, Raises(), frames=frames, **pagesim.TEXTBOOK)
+
+
+def test_names_parameters_and_counters_are_checked():
+    with pytest.raises(pagesim.ConfigError, match="unknown policy 'lruu': did you mean 'lru'"):
+        testing.check_conformance("lruu")
+    assert testing.check_conformance(Windowed, traces=5, window=3).ok
+    with pytest.raises(pagesim.ConfigError, match="unknown parameter 'windo' for policy 'Windowed': did you mean 'window'"):
+        testing.compare(testing.conformance_case(1)[0], 2, [Windowed], windo=3)
+    with pytest.raises(pagesim.ConfigError, match="unknown counter 'fualts': did you mean 'faults'"):
+        testing.assert_at_most(testing.conformance_case(1)[0], 2, "lru", "fifo", "fualts")
+    with pytest.raises(pagesim.ConfigError, match="unknown counter 'swapouts'"):
+        testing.compare(testing.conformance_case(1)[0], 2, ["lru"], ["swapouts"])
+
+
+def test_not_deterministic_names_the_counters_that_differ():
+    report = testing.check_conformance(Unseeded, traces=40)
+    found = [f for f in report.failures if f.startswith("not deterministic")]
+    assert found
+    for f in found:
+        m = re.fullmatch(r"not deterministic: a fresh instance with the same parameters gave "
+                         r"(.*) \(random_trace seed \d+, frames \d+\)", f)
+        assert m, f
+        for part in m.group(1).split(", "):
+            name, got, _, _, was = part.split(" ")
+            assert name in pagesim.counter_names() and got != was

@@ -197,3 +197,13 @@ def test_writes_are_whole_or_not_at_all(tmp_path):
     cli("convert", str(same), str(same), "--to", "native")
     assert len(pagesim.load(same)) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "out.pgt", "same.txt"]
+
+
+def test_kinds_may_be_page_kind_members_and_floats_are_refused():
+    kinds = [pagesim.PageKind.FILE, pagesim.PageKind.ANON, pagesim.PageKind.FILE]
+    t = pagesim.Trace.from_arrays(np.array([7, 8, 9]), kinds=kinds)
+    assert list(t.page_kinds) == [1, 0, 1]
+    with pytest.raises(pagesim.ConfigError, match="'kinds' must hold integers; element 1 is 1.5"):
+        pagesim.Trace.from_arrays(np.array([7, 8, 9]), kinds=[pagesim.PageKind.FILE, 1.5, 0])
+    with pytest.raises(pagesim.ConfigError, match="'pages' element 0 is 1180591620717411303424; expected a value from 0 to"):
+        pagesim.Trace.from_arrays(np.array([2**70, 1], dtype=object))
