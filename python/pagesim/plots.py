@@ -232,8 +232,12 @@ def plot_prescient_ratio(df: Any, *, ax: Any = None, reference: Optional[float] 
     Parameters
     ----------
     df
-        Columns ``policy``, ``frames``, ``ratio`` (e.g. dirty evictions of the policy divided
-        by those of the prescient policy at the same memory size).
+        The table of :func:`pagesim.prescient_ratio` (columns ``policy``, ``frames``,
+        ``ratio_to_best``, ``ratio_to_lower_bound``): each policy is drawn as a band from its
+        ratio to the best prescient heuristic up to its ratio to the proven lower bound, the
+        optimum lying in between. Or any table with the columns ``policy``, ``frames``,
+        ``ratio`` (e.g. dirty evictions of the policy divided by those of ``belady`` at the
+        same memory size): one line per policy.
     ax
         Axes to draw on.
     reference
@@ -245,21 +249,35 @@ def plot_prescient_ratio(df: Any, *, ax: Any = None, reference: Optional[float] 
     Returns
     -------
     matplotlib.axes.Axes
-        Lines against frames, or grouped bars when the table has a single memory size.
+        Lines (bands) against frames, or grouped bars (with a whisker up to the ratio to the
+        lower bound) when the table has a single memory size.
     """
-    _need(df, ["policy", "frames", "ratio"], "plot_prescient_ratio")
+    import numpy as np
+
+    bracket = "ratio_to_best" in df.columns
+    _need(df, ["policy", "frames", "ratio_to_best", "ratio_to_lower_bound"] if bracket
+          else ["policy", "frames", "ratio"], "plot_prescient_ratio")
+    low = "ratio_to_best" if bracket else "ratio"
     ax = _axes(ax)
     sizes = sorted(df["frames"].unique())
     policies = list(dict.fromkeys(df["policy"]))
     if len(sizes) == 1:
-        ax.bar(range(len(policies)), [df[df["policy"] == p]["ratio"].iloc[0] for p in policies],
-               color=[f"C{i % 10}" for i in range(len(policies))])
+        rows = [df[df["policy"] == p].iloc[0] for p in policies]
+        lows = [r[low] for r in rows]
+        ax.bar(range(len(policies)), lows, color=[f"C{i % 10}" for i in range(len(policies))])
+        if bracket:
+            highs = np.array([r["ratio_to_lower_bound"] for r in rows], dtype=float)
+            ax.vlines(range(len(policies)), lows, np.where(np.isfinite(highs), highs, np.nan), color="black")
         ax.set_xticks(range(len(policies)), policies)
         ax.set_xlabel(f"policy ({sizes[0]} frames)")
     else:
         for p in policies:
             rows = df[df["policy"] == p].sort_values("frames")
-            ax.plot(rows["frames"], rows["ratio"], marker="o", ms=3, label=p)
+            (line,) = ax.plot(rows["frames"], rows[low], marker="o", ms=3, label=p)
+            if bracket:
+                high = rows["ratio_to_lower_bound"].to_numpy(dtype=float)
+                ax.fill_between(rows["frames"], rows[low].to_numpy(dtype=float),
+                                np.where(np.isfinite(high), high, np.nan), alpha=0.2, color=line.get_color())
         ax.set_xlabel("memory (page frames)")
         ax.legend(title="policy")
     ax.axhline(1.0, color="black", lw=0.8)
@@ -269,7 +287,8 @@ def plot_prescient_ratio(df: Any, *, ax: Any = None, reference: Optional[float] 
                     ha="right", va="bottom", color="grey", fontsize="small")
     ax.set_ylabel(label)
     ax.grid(True, alpha=0.3)
-    ax.set_title("Real vs prescient")
+    ax.set_title("Real vs prescient (band: from the best prescient heuristic to the lower bound)"
+                 if bracket else "Real vs prescient")
     return ax
 
 

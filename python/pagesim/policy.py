@@ -5,10 +5,11 @@ Subclass :class:`Policy`, implement its callbacks, and pass an instance to
 
 The engine calls a Python policy exactly as it calls a built-in one (the call order is
 documented in ``libsim/include/pagesim/policy.hpp``), but each callback enters the
-interpreter, with the GIL held for the whole run. Expect roughly 1 million accesses per
-second instead of 50-100 million for the native policies (see ``bench/RESULTS.md``): write a
-policy in Python to try an idea on traces of a few million accesses, then port it to one
-``policies/*.cpp`` file.
+interpreter, with the GIL held for the whole run. Expect 0.1 to 0.6 million accesses per
+second, 25 to 100 times slower than a native policy (an ``OrderedDict`` LRU: 0.57 M/s without
+readahead, 0.17 M/s with the default ``page_cluster=3``, whose readahead pages are calls too;
+see ``bench/RESULTS.md``): write a policy in Python to try an idea on traces of a few million
+accesses, then port it to one ``policies/*.cpp`` file.
 """
 from __future__ import annotations
 
@@ -38,13 +39,17 @@ class Policy(_core.Policy):
     ``reset(num_pages, frames)``
         Called once before the first access. Page ids are ``0 .. num_pages - 1``.
     ``on_fault(access, view)``
-        ``access.page`` has just become resident (after any eviction).
+        ``access.page`` has just become resident (after any eviction). With readahead
+        (``page_cluster`` > 0) a swap-in also brings in pages of the neighbouring swap slots:
+        each gets an ``on_fault`` with ``access.readahead`` True (resident, clean, not
+        referenced; ``access.index`` is the faulting access), before the faulting page's own.
     ``select_victims(want, view) -> list[int]``
         Return up to ``want`` distinct resident page ids (at least one when memory is full).
         Drop them from your own structures here or in ``on_evict``. ``want`` is above one
         when a swap-in brings readahead pages (``page_cluster``, default 3) or kswapd reclaims
         down to the high watermark: return fewer and the engine reads ahead only into the
         frames you freed, so the policy is not comparable to one that returns ``want``.
+        ``view.incoming`` is the page whose fault asks for room (None when kswapd reclaims).
 
     Optionally:
 
@@ -67,8 +72,9 @@ class Policy(_core.Policy):
 
     ``view`` is a :class:`PageTableView`: ``view.resident(p)``, ``view.dirty(p)``,
     ``view.referenced(p)``, ``view.test_and_clear_referenced(p)``, ``view.proc(p)``,
-    ``view.kind(p)``, ``view.frames``, ``view.resident_count``. It is valid only during the
-    run.
+    ``view.kind(p)``, ``view.in_swap(p)``, ``view.frames``, ``view.resident_count``,
+    ``view.num_pages``, ``view.incoming``. It is valid only during the run. An exception
+    raised in a callback reaches the caller with a note saying where in the run it was.
 
     Examples
     --------

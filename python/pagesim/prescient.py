@@ -183,28 +183,11 @@ def prescient_ratio(trace, *, policies: Sequence[str] = ("lru", "clock", "random
 
 
 def plot_prescient_ratio(df, ax=None):
-    """Plot each policy's swap-out ratio to the prescient optimum against memory size.
-
-    The optimum lies inside the bracket, so each policy is drawn as a band from its ratio to
-    the best prescient heuristic up to its ratio to the lower bound; a dotted line marks 1.5.
-    Returns the matplotlib Axes.
-    """
-    import matplotlib.pyplot as plt
-    if ax is None:
-        _, ax = plt.subplots()
-    for policy, g in df.groupby("policy", sort=False):
-        g = g.sort_values("frames")
-        lo = g["ratio_to_best"].to_numpy(dtype=float)
-        hi = g["ratio_to_lower_bound"].to_numpy(dtype=float)
-        x = g["frames"].to_numpy()
-        (line,) = ax.plot(x, lo, marker="o", label=policy)
-        ax.fill_between(x, lo, np.where(np.isfinite(hi), hi, np.nan), alpha=0.2, color=line.get_color())
-    ax.axhline(1.5, linestyle=":", color="grey", label="1.5x")
-    ax.set_xlabel("memory (frames)")
-    ax.set_ylabel("swap-outs / prescient optimum")
-    ax.set_title("real vs prescient swap-outs (band: [best heuristic, lower bound])")
-    ax.legend()
-    return ax
+    """:func:`pagesim.plots.plot_prescient_ratio` of a :func:`prescient_ratio` table: each
+    policy as a band from its ratio to the best prescient heuristic up to its ratio to the
+    lower bound. Returns the matplotlib Axes."""
+    from . import plots
+    return plots.plot_prescient_ratio(df, ax=ax)
 
 
 def _span(lo: float, hi: float) -> str:

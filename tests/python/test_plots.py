@@ -95,3 +95,22 @@ def test_prescient_ratio_lines_and_bars():
     one = plots.plot_prescient_ratio(df[df.frames == 10])
     assert [round(p.get_height(), 2) for p in one.patches] == [1.4, 1.9]
     plt.close("all")
+
+
+def test_prescient_ratio_bands_from_the_bracket_table():
+    # The table of pagesim.prescient_ratio: a band from the ratio to the best prescient
+    # heuristic up to the ratio to the lower bound (inf where the bound is 0: no band there).
+    df = pd.DataFrame({"policy": ["lru", "lru", "fifo", "fifo"], "frames": [10, 20, 10, 20],
+                       "ratio_to_best": [1.4, 1.6, 1.9, 2.1],
+                       "ratio_to_lower_bound": [1.5, float("inf"), 2.0, 2.2]})
+    ax = plots.plot_prescient_ratio(df)
+    assert [l.get_label() for l in ax.get_lines()][:2] == ["lru", "fifo"]
+    assert list(ax.get_lines()[0].get_ydata()) == [1.4, 1.6]
+    assert len(ax.collections) == 2  # one band per policy
+    one = plots.plot_prescient_ratio(df[df.frames == 10])
+    assert [round(p.get_height(), 2) for p in one.patches] == [1.4, 1.9]
+    segments = one.collections[0].get_segments()
+    assert [(s[0][1], s[1][1]) for s in segments] == [(1.4, 1.5), (1.9, 2.0)]
+    with pytest.raises(pagesim.ConfigError, match="missing: ratio_to_lower_bound"):
+        plots.plot_prescient_ratio(df.drop(columns="ratio_to_lower_bound"))
+    plt.close("all")
