@@ -81,15 +81,19 @@ Params& Params::set(const std::string& key, Value value) {
 
 bool Params::has(std::string_view key) const { return values_.find(key) != values_.end(); }
 
-const Params::Value* Params::find(std::string_view key) const {
-  asked_.emplace(key);
+template <class Describe>
+const Params::Value* Params::find(std::string_view key, Describe describe) const {
+  if (asked_.find(key) == asked_.end()) asked_.emplace(std::string(key), describe());
   auto it = values_.find(key);
   return it == values_.end() ? nullptr : &it->second;
 }
 
 std::int64_t Params::get_int(std::string_view key, std::int64_t fallback, std::int64_t lo,
                              std::int64_t hi) const {
-  const Value* v = find(key);
+  const Value* v = find(key, [&] {
+    return "integer from " + std::to_string(lo) + " to " + std::to_string(hi) + " (default " +
+           std::to_string(fallback) + ")";
+  });
   if (!v) return fallback;
   std::int64_t x = 0;
   if (auto* i = std::get_if<std::int64_t>(v)) {
@@ -111,7 +115,11 @@ std::int64_t Params::get_int(std::string_view key, std::int64_t fallback, std::i
 }
 
 double Params::get_double(std::string_view key, double fallback, double lo, double hi) const {
-  const Value* v = find(key);
+  const Value* v = find(key, [&] {
+    std::ostringstream out;
+    out << "number from " << lo << " to " << hi << " (default " << fallback << ")";
+    return out.str();
+  });
   if (!v) return fallback;
   double x = 0;
   if (auto* d = std::get_if<double>(v)) {
@@ -131,7 +139,9 @@ double Params::get_double(std::string_view key, double fallback, double lo, doub
 }
 
 bool Params::get_bool(std::string_view key, bool fallback) const {
-  const Value* v = find(key);
+  const Value* v = find(key, [&] {
+    return std::string("true or false (default ") + (fallback ? "true)" : "false)");
+  });
   if (!v) return fallback;
   if (auto* b = std::get_if<bool>(v)) return *b;
   if (auto* i = std::get_if<std::int64_t>(v); i && (*i == 0 || *i == 1)) return *i == 1;
@@ -140,10 +150,11 @@ bool Params::get_bool(std::string_view key, bool fallback) const {
 
 std::string Params::get_choice(std::string_view key, std::string_view fallback,
                                std::initializer_list<std::string_view> allowed) const {
-  const Value* v = find(key);
-  if (!v) return std::string(fallback);
   std::string list;
   for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
+  const Value* v =
+      find(key, [&] { return "one of " + list + " (default " + std::string(fallback) + ")"; });
+  if (!v) return std::string(fallback);
   auto* s = std::get_if<std::string>(v);
   if (!s) wrong_type(key, *v, ("one of " + list).c_str());
   for (auto a : allowed) {
@@ -153,7 +164,11 @@ std::string Params::get_choice(std::string_view key, std::string_view fallback,
                     "' is not allowed: choose one of " + list);
 }
 
-std::vector<std::string> Params::known_keys() const { return {asked_.begin(), asked_.end()}; }
+std::vector<std::string> Params::known_keys() const {
+  std::vector<std::string> out;
+  for (const auto& [key, what] : asked_) out.push_back(key);
+  return out;
+}
 
 void Params::check_all_used(std::string_view context) const {
   for (const auto& [key, value] : values_) {
@@ -162,7 +177,7 @@ void Params::check_all_used(std::string_view context) const {
     const std::string near = closest_match(key, known_keys());
     if (!near.empty()) msg += ": did you mean '" + near + "'?";
     std::string list;
-    for (const auto& k : asked_) list += (list.empty() ? "" : ", ") + k;
+    for (const auto& [k, what] : asked_) list += (list.empty() ? "" : ", ") + k;
     msg += " (known: " + list + ")";
     throw ConfigError(msg);
   }

@@ -55,6 +55,24 @@ std::vector<std::string> Registry::names() const {
   return out;
 }
 
+std::map<std::string, std::string, std::less<>> Registry::parameters(std::string_view name) const {
+  const PolicyInfo& info = get(name);
+  Params none;
+  info.make(none);
+  auto out = none.asked();
+  for (const auto& [key, what] : none.asked()) {
+    if (what != "true or false (default false)") continue;
+    Params on{{key, true}};
+    try {
+      info.make(on);
+    } catch (const Error&) {
+      // A switch that cannot be on alone with the defaults: its own keys stay unlisted.
+    }
+    out.insert(on.asked().begin(), on.asked().end());
+  }
+  return out;
+}
+
 Result simulate(const Trace& trace, std::string_view policy, const Params& params) {
   const PolicyInfo& info = Registry::instance().get(policy);
   const EngineConfig config = EngineConfig::from_params(params);

@@ -10,6 +10,7 @@ Replay a memory-access trace against a reclaim policy and count what it costs: f
 """
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any, Sequence, Union
 
@@ -64,6 +65,7 @@ __all__ = [
     "plots",
     "load",
     "policies",
+    "policy_parameters",
     "simulate",
 ]
 
@@ -100,6 +102,22 @@ def policies() -> dict[str, str]:
     out = dict(_core.policies())
     for name, factory in _policy.registered().items():
         out[name] = "Python: " + ((getattr(factory, "__doc__", None) or "").strip().splitlines() or [""])[0]
+    return out
+
+
+def policy_parameters(name: str) -> dict[str, str]:
+    """A policy's own parameters, each with what it takes: ``{"seed": "integer from 0 to
+    9223372036854775807 (default 1)"}`` for ``random``; for a Python policy, its factory's
+    keyword parameters and their defaults. Engine settings (``frames``, ``device``, ...) are
+    listed in :func:`simulate`'s docstring."""
+    _policy.check_name(name)
+    factory = _policy.registered().get(name)
+    if factory is None:
+        return dict(_core.policy_parameters(name))
+    out = {}
+    for p in inspect.signature(factory).parameters.values():
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+            out[p.name] = "required" if p.default is p.empty else f"default {p.default!r}"
     return out
 
 

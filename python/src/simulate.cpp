@@ -44,6 +44,14 @@ void register_simulate(py::module_& m) {
   });
 
   m.def(
+      "policy_parameters",
+      [](const std::string& name) {
+        const auto params = Registry::instance().parameters(name);
+        return std::map<std::string, std::string>(params.begin(), params.end());
+      },
+      py::arg("name"));
+
+  m.def(
       "policy_traits",
       [](const std::string& name) {
         return Registry::instance().get(name).make(Params{})->traits();

@@ -287,3 +287,31 @@ def test_on_hit_without_needs_hits_warns():
 
     with pytest.warns(UserWarning, match="Forgot.on_hit is never called: its traits do not set needs_hits=True"):
         pagesim.simulate(random_trace(1), Forgot(), frames=5)
+
+
+def test_policy_parameters_say_what_each_key_takes():
+    assert pagesim.policy_parameters("lru") == {}
+    assert pagesim.policy_parameters("random") == {"seed": "integer from 0 to 9223372036854775807 (default 1)"}
+    ai = pagesim.policy_parameters("active_inactive")
+    # swap_token_timeout is read only when swap_token is on (a type of its own).
+    assert ai["swap_token"] == "true or false (default false)"
+    assert ai["swap_token_timeout"] == "integer from 1 to 1000000 (default 300)"
+    assert ai["anon_insert"] == "one of active, inactive (default active)"
+    assert pagesim.policy_parameters("two_q")["kin"] == "number from 0 to 1 (default 0.25)"
+    # Each listed key is accepted with its default written out.
+    for name in pagesim.policies():
+        for key, what in pagesim.policy_parameters(name).items():
+            default = what.split("(default ")[1].rstrip(")")
+            value = {"true": True, "false": False}.get(default, default)
+            if what.startswith("integer"):
+                value = int(default)
+            elif what.startswith("number"):
+                value = float(default)
+            pagesim.simulate(random_trace(1, length=200), name, frames=5, schedule="static", **{key: value})
+    pagesim.register_policy("fifo_batched", Fifo)
+    try:
+        assert pagesim.policy_parameters("fifo_batched") == {"batch": "default 1"}
+    finally:
+        pagesim.unregister_policy("fifo_batched")
+    with pytest.raises(pagesim.ConfigError, match="unknown policy 'lur': did you mean 'lru'"):
+        pagesim.policy_parameters("lur")

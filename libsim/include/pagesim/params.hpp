@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -38,12 +37,17 @@ class Params {
   const std::map<std::string, Value, std::less<>>& values() const { return values_; }
   // Keys asked for so far (the known keys of this run).
   std::vector<std::string> known_keys() const;
+  // The same, each with what it takes: "integer from 1 to 1000 (default 1)".
+  const std::map<std::string, std::string, std::less<>>& asked() const { return asked_; }
 
  private:
-  const Value* find(std::string_view key) const;
+  // The value of `key`, or null; records the key and, the first time, what `describe()` says
+  // it takes.
+  template <class Describe>
+  const Value* find(std::string_view key, Describe describe) const;
 
   std::map<std::string, Value, std::less<>> values_;
-  mutable std::set<std::string, std::less<>> asked_;
+  mutable std::map<std::string, std::string, std::less<>> asked_;
 };
 
 // The closest candidate by edit distance, or "" if none is reasonably close.

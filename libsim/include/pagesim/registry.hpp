@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -35,6 +36,10 @@ class Registry {
   // Sorted by name.
   std::vector<const PolicyInfo*> list() const;
   std::vector<std::string> names() const;
+  // The parameters of a policy, each with what it takes ("integer from 1 to 1000 (default
+  // 1)"): the keys its constructor reads, and those a boolean switch of it (default false)
+  // reads when true (swap_token's swap_token_timeout).
+  std::map<std::string, std::string, std::less<>> parameters(std::string_view name) const;
 
  private:
   std::vector<PolicyInfo> policies_;
