@@ -493,7 +493,7 @@ const SwitchedPolicyRegistrar<ActiveInactive<false>, ActiveInactive<true>> regis
     "active_inactive",
     "Linux 2.6 active/inactive lists, mark_page_accessed promotion, optional workingset refault "
     "detection and swap token",
-    "swap_token");
+    "swap_token", __FILE__);
 }  // namespace
 
 }  // namespace pagesim

@@ -19,7 +19,14 @@ Registry& Registry::instance() {
 }
 
 void Registry::add(PolicyInfo info) {
-  if (contains(info.name)) throw ConfigError("policy '" + info.name + "' is registered twice");
+  for (const auto& p : policies_) {
+    if (p.name != info.name) continue;
+    const auto in = [](const std::string& file) {
+      return file.empty() ? std::string("a registrar given no file") : file;
+    };
+    throw ConfigError("policy '" + info.name + "' is registered twice: in " + in(p.file) +
+                      " and in " + in(info.file) + "; give one another name");
+  }
   policies_.push_back(std::move(info));
 }
 

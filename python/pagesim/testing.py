@@ -227,20 +227,29 @@ def assert_conforms(policy: PolicyLike, *, traces: int = 100, **params: Any) -> 
 
 
 def known_answers() -> Dict[str, Dict[str, Any]]:
-    """Traces with hand-derived counts: name -> {why, trace, frames, expected}.
+    """Traces with hand-derived counts: name -> {why, trace, frames, params, expected}.
 
-    ``expected`` maps a built-in policy to {counter: value}.
+    ``expected`` maps a built-in policy to {counter: value}. ``params`` holds the settings
+    under which the counts hold (e.g. ``page_cluster=0`` and ``schedule="static"``, demand
+    paging in trace order): ``pagesim.simulate(k["trace"], policy, frames=k["frames"],
+    **k["params"]).counters`` gives ``k["expected"][policy]``.
     """
-    return {k["name"]: {key: k[key] for key in ("why", "trace", "frames", "expected")}
+    return {k["name"]: {key: k[key] for key in ("why", "trace", "frames", "params", "expected")}
             for k in _core.testing.known_answers()}
 
 
 def check_known_answers(policy: str = "") -> Report:
-    """Check the known answers of one built-in policy (all when empty)."""
-    known = dict(_core.policies())
-    if policy and policy not in known:
-        raise pagesim.ConfigError(f"unknown policy {policy!r}: the known answers are for the built-in policies "
-                                  f"{', '.join(sorted(known))}")
+    """Check the known answers that name ``policy`` (all when empty), each run with its ``params``.
+
+    Raises :class:`pagesim.ConfigError` when ``policy`` is unknown or no known answer names it
+    (they name only built-in policies): for a policy of your own, state a claim with
+    :func:`assert_at_most` or a hand-traced test.
+    """
+    if policy and policy in pagesim.policy.registered():
+        covered = sorted({p for k in _core.testing.known_answers() for p in k["expected"]})
+        raise pagesim.ConfigError(f"no known answers name policy '{policy}': known answers exist only for "
+                                  f"built-in policies, they cover {', '.join(covered)} (write your own with "
+                                  "assert_at_most or a hand-traced test)")
     r = _core.testing.check_known_answers(policy)
     return Report(r.subject, r.checks, list(r.failures))
 

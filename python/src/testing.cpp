@@ -34,6 +34,9 @@ void register_testing(py::module_& m) {
       d["trace"] = std::make_shared<Trace>(std::move(k.trace));
       d["frames"] = k.frames;
       d["expected"] = k.expected;
+      py::dict params;  // keyword arguments of pagesim.simulate
+      for (const auto& [key, value] : k.params.values()) params[py::str(key)] = py::cast(value);
+      d["params"] = params;
       out.append(d);
     }
     return out;

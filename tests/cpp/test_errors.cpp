@@ -88,6 +88,28 @@ TEST_CASE("unknown policy, unknown or out-of-range parameter, frames 0: ConfigEr
             .find("parameter 'high_watermark' = 9 is out of range") == 0);
 }
 
+TEST_CASE("a name registered twice is a ConfigError naming both registering files") {
+  // A registry of its own: a duplicate in the global one would stop the program before main.
+  Registry local;
+  const auto info = [](const char* file) {
+    PolicyInfo p;
+    p.name = "lru";
+    p.file = file;
+    return p;
+  };
+  local.add(info("policies/lru.cpp"));
+  CHECK(message_of([&] { local.add(info("my_policy.cpp")); }) ==
+        "policy 'lru' is registered twice: in policies/lru.cpp and in my_policy.cpp; give one "
+        "another name");
+  CHECK(local.names() == std::vector<std::string>{"lru"});
+  // The built-in policies record their file, through PAGESIM_REGISTER_POLICY's __FILE__ and
+  // the switched registrar's.
+  CHECK(Registry::instance().get("lru").file.find("lru.cpp") != std::string::npos);
+  CHECK(Registry::instance().get("active_inactive").file.find("active_inactive.cpp") !=
+        std::string::npos);
+  for (const PolicyInfo* p : Registry::instance().list()) CHECK_MESSAGE(!p->file.empty(), p->name);
+}
+
 TEST_CASE(
     "a device figure for another kind of device, or a run that could outlast the clock, is "
     "refused") {

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "helpers.hpp"
 #include "pagesim/rng.hpp"
@@ -17,9 +18,55 @@ TEST_CASE("kit: the known answers hold for the built-in policies") {
   CHECK(report.checks >= 20);
 }
 
+TEST_CASE("kit: known answers of one policy; a name they do not cover is an error, not a pass") {
+  const auto lru = testing::check_known_answers("lru");
+  CHECK_MESSAGE(lru.ok(), lru.text());
+  CHECK(lru.checks >= 10);
+  const auto message = [](const std::string& policy) {
+    try {
+      testing::check_known_answers(policy);
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(message("lruu").find("unknown policy 'lruu': did you mean 'lru'?") == 0);
+  CHECK(message("sieve") ==
+        "no known answers name policy 'sieve': they cover belady, clock, fifo, lru (write your own "
+        "with expect_at_most or a hand-traced test)");
+}
+
+TEST_CASE("kit: a known answer's params and frames alone reproduce its counts") {
+  // What the header promises: simulate(trace, policy, params + frames) gives `expected`, as
+  // comparison_table(k.trace, k.frames, policies, {}, k.params) shows it. The engine's
+  // defaults read ahead, which changes some counts: the params are needed.
+  std::size_t differ_without = 0;
+  for (const auto& k : testing::known_answers()) {
+    Params params = k.params;
+    params.set("frames", k.frames);
+    for (const auto& [policy, counters] : k.expected) {
+      const Counters got = simulate(k.trace, policy, params).total;
+      const Counters defaults = simulate(k.trace, policy, Params{{"frames", k.frames}}).total;
+      bool same = true;
+      for (const auto& [field, want] : counters) {
+        CHECK_MESSAGE(testing::counter(got, field) == want, k.name, " ", policy, " ", field);
+        same = same && testing::counter(defaults, field) == want;
+      }
+      if (!same) ++differ_without;
+    }
+    const std::string table =
+        testing::comparison_table(k.trace, k.frames, {"lru"}, {"faults"}, k.params);
+    if (k.expected.count("lru") != 0) {
+      CHECK(table.find(" " + std::to_string(k.expected.at("lru").at("faults")) + "\n") !=
+            std::string::npos);
+    }
+  }
+  CHECK(differ_without >= 3);  // hog-and-interactive (lru), small-qsbench (lru, clock)
+}
+
 // A correct policy to start from: FIFO over a vector, with a way to break it.
 struct Sabotaged final : Policy {
-  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree } mode;
+  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree, kThrows } mode;
   std::vector<PageId> queue;
   std::size_t head = 0;
   // Seeded from a count of instances: each fresh instance draws differently.
@@ -31,6 +78,9 @@ struct Sabotaged final : Policy {
   void on_free(PageId p, PageTableView view) override {
     if (mode == kNoFree) Policy::on_free(p, view);  // as a policy written before exits
     queue.erase(std::remove(queue.begin() + static_cast<std::ptrdiff_t>(head), queue.end(), p), queue.end());
+  }
+  void on_evict(PageId, PageTableView) override {
+    if (mode == kThrows) throw std::runtime_error("boom in on_evict");  // a bug of its own
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     if (mode == kUnseeded) {  // picks at random, differently in every instance
@@ -89,6 +139,25 @@ TEST_CASE("kit: the conformance suite reports a policy that is not deterministic
   const auto report = check(Sabotaged::kUnseeded);
   REQUIRE(!report.ok());
   CHECK(report.text().find("not deterministic: a fresh instance with the same parameters gave") != std::string::npos);
+}
+
+TEST_CASE("kit: the conformance suite reports an exception of the policy's own, naming the run") {
+  // Not a pagesim::Error: it must not end the test program, and says how to replay it.
+  const auto report = check(Sabotaged::kThrows);
+  REQUIRE(!report.ok());
+  CHECK(report.failures.front() ==
+        "policy 'sabotaged' threw an exception: boom in on_evict (random_trace seed 1, frames 2)");
+  // A constructor that throws is reported the same way.
+  const auto ctor = testing::check_conformance(
+      "unbuildable",
+      [](const Params&) -> std::unique_ptr<Policy> {
+        throw std::runtime_error("no memory for my lists");
+      },
+      testing::ConformanceOptions{3, {}});
+  REQUIRE(!ctor.ok());
+  CHECK(ctor.failures.front() ==
+        "policy 'unbuildable' threw an exception: no memory for my lists (random_trace seed 1, "
+        "frames 2)");
 }
 
 TEST_CASE("kit: a claim that does not hold fails with a table") {

@@ -73,6 +73,38 @@ def test_known_answers_hold_and_an_instance_is_refused():
         testing.check_conformance(PyLru())
 
 
+def test_check_known_answers_refuses_a_name_they_do_not_cover():
+    assert testing.check_known_answers("lru").ok
+    with pytest.raises(pagesim.ConfigError, match="unknown policy 'lruu': did you mean 'lru'"):
+        testing.check_known_answers("lruu")
+    with pytest.raises(pagesim.ConfigError, match=r"no known answers name policy 'sieve': they cover "
+                                                  r"belady, clock, fifo, lru \(write your own"):
+        testing.check_known_answers("sieve")
+    pagesim.register_policy("kit_py_lru", PyLru)
+    try:
+        with pytest.raises(pagesim.ConfigError, match="no known answers name policy 'kit_py_lru': known "
+                                                      "answers exist only for built-in policies, they cover "
+                                                      "belady, clock, fifo, lru"):
+            testing.check_known_answers("kit_py_lru")
+    finally:
+        pagesim.unregister_policy("kit_py_lru")
+
+
+def test_a_known_answers_params_and_frames_alone_reproduce_its_counts():
+    differ_without = []
+    for name, k in testing.known_answers().items():
+        assert k["params"]["page_cluster"] == 0 and k["params"]["schedule"] == "static"
+        for policy, expected in k["expected"].items():
+            got = pagesim.simulate(k["trace"], policy, frames=k["frames"], **k["params"]).counters
+            assert {f: got[f] for f in expected} == expected, (name, policy)
+            defaults = pagesim.simulate(k["trace"], policy, frames=k["frames"]).counters
+            if {f: defaults[f] for f in expected} != expected:
+                differ_without.append((name, policy))
+    # The defaults read ahead: without its params the hog's LRU count is another.
+    assert ("hog-and-interactive", "lru") in differ_without
+    assert testing.known_answers()["write-then-evict"]["params"]["free_slot_on_swapin"] is False
+
+
 def test_a_claim_that_fails_shows_the_table():
     t = testing.known_answers()["hot-set-plus-scan"]["trace"]
     table = testing.assert_at_most(t, 4, "belady", PyLru, "faults")

@@ -22,6 +22,8 @@ struct PolicyInfo {
   std::function<std::unique_ptr<Policy>(const Params&)> make;
   // Constructs the concrete type and replays the trace with its callbacks inlined.
   std::function<Result(const Trace&, const EngineConfig&, const Params&)> run;
+  // The source file that registered it (__FILE__), named when a name is registered twice.
+  std::string file;
 };
 
 // Every policy known by name. Filled at load time by PAGESIM_REGISTER_POLICY lines.
@@ -29,6 +31,7 @@ class Registry {
  public:
   static Registry& instance();
 
+  // Throws ConfigError naming both files if the name is taken.
   void add(PolicyInfo info);
   // Throws ConfigError naming the unknown policy, the closest known name and all names.
   const PolicyInfo& get(std::string_view name) const;
@@ -62,12 +65,14 @@ Result run_inlined(const std::string& name, const Trace& trace, const EngineConf
   return engine.run(policy);
 }
 
+// `file` is the registering source file (__FILE__), named if the name is registered twice.
 template <class P>
 struct PolicyRegistrar {
-  PolicyRegistrar(const char* name, const char* description) {
+  PolicyRegistrar(const char* name, const char* description, const char* file = "") {
     PolicyInfo info;
     info.name = name;
     info.description = description;
+    info.file = file;
     info.make = [](const Params& params) -> std::unique_ptr<Policy> {
       return std::make_unique<P>(params);
     };
@@ -84,10 +89,12 @@ struct PolicyRegistrar {
 // them only to the runs that ask for it.
 template <class Off, class On>
 struct SwitchedPolicyRegistrar {
-  SwitchedPolicyRegistrar(const char* name, const char* description, const char* key) {
+  SwitchedPolicyRegistrar(const char* name, const char* description, const char* key,
+                          const char* file = "") {
     PolicyInfo info;
     info.name = name;
     info.description = description;
+    info.file = file;
     info.make = [key](const Params& params) -> std::unique_ptr<Policy> {
       if (params.get_bool(key, false)) return std::make_unique<On>(params);
       return std::make_unique<Off>(params);
@@ -110,4 +117,4 @@ struct SwitchedPolicyRegistrar {
 // bottom of the policy's own .cpp file; nothing else needs to change.
 #define PAGESIM_REGISTER_POLICY(Type, name, description)                                      \
   static const ::pagesim::PolicyRegistrar<Type> PAGESIM_CONCAT(pagesim_registrar_, __LINE__)( \
-      name, description)
+      name, description, __FILE__)

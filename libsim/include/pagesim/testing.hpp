@@ -80,7 +80,8 @@ struct Report {
 // reclaim between watermarks works, and processes that exit (free_on_exit) leave their frames
 // and swap slots free and are forgotten (Policy::on_free): exact counts on a trace where one
 // process ends before another starts, and runs on staggered_trace in every schedule, with
-// readahead, watermarks and a device.
+// readahead, watermarks and a device. An exception thrown by the policy (any std::exception)
+// is a failure naming the run, like the others.
 Report check_conformance(const std::string& name, const PolicyFactory& make,
                          const ConformanceOptions& options = {});
 // The same for a registered policy; also checks that the inlined replay (by name) and the
@@ -96,12 +97,17 @@ struct KnownAnswer {
   std::int64_t frames = 0;
   // policy -> counter -> expected value
   std::map<std::string, std::map<std::string, std::uint64_t>> expected;
-  // Engine settings of the run (e.g. readahead off where the count assumes demand paging).
+  // Engine settings under which the counts hold (textbook(): no readahead, static order;
+  // and whatever else a count assumes). simulate(trace, policy, params + frames) gives
+  // `expected`; with the engine's defaults (readahead on) some counts differ.
   Params params = {};
 };
 
 std::vector<KnownAnswer> known_answers();
-// Checks every known answer that names `policy` (all policies when empty).
+// Checks every known answer that names `policy` (all policies when empty), each run with
+// exactly its `params` and `frames`. Throws ConfigError if `policy` is not registered (the
+// registry's "did you mean") or no known answer names it: a check of nothing never passes
+// silently. For a policy of your own, state a claim with expect_at_most or a hand-traced test.
 Report check_known_answers(const std::string& policy = "");
 
 // Counters of each policy on one trace and memory size as an aligned table (policies as rows;
