@@ -198,9 +198,13 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
     if (run_once(report, t, make, name, params, again, context)) {
       ++report.checks;
       if (again.total != r.total) {
-        report.fail("not deterministic: a fresh instance with the same parameters gave " +
-                    std::to_string(again.total.faults) + " faults instead of " +
-                    std::to_string(r.total.faults) + context);
+        std::string diff;  // "faults 41 instead of 40, evictions 39 instead of 38"
+        Counters::for_each_field([&](const char* counter, auto field) {
+          if (again.total.*field == r.total.*field) return;
+          diff += (diff.empty() ? "" : ", ") + std::string(counter) + " " + std::to_string(again.total.*field) +
+                  " instead of " + std::to_string(r.total.*field);
+        });
+        report.fail("not deterministic: a fresh instance with the same parameters gave " + diff + context);
       }
     }
     // MIN bounds textbook demand paging in one order: no readahead, static order for both.
