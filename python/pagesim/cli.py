@@ -256,6 +256,17 @@ def _print_info(trace: "pagesim.Trace", title: str) -> None:
               f"{p['pages'] * s['page_size'] / 2**20:>9.1f}")
 
 
+# What an output file's extension says (pagesim.format_by_extension); --to/--format name any.
+_EXTENSIONS = ".pgt native, .txt or .trace text, .csv, .lackey, .ogb or oracleGeneral in the name"
+
+
+def _check_trace_output(path: str, fmt: str, option: str) -> None:
+    """Refuse an output whose format neither `option` nor the name's extension gives."""
+    if fmt == "auto" and _core.format_by_extension(path) == "auto":
+        raise pagesim.ConfigError(f"{path!r}: cannot tell the format to write from the name: "
+                                  f"expected {_EXTENSIONS}; or give {option}")
+
+
 def cmd_gen(args: argparse.Namespace) -> int:
     from .traces import generate
     options = _params(args.param)
@@ -264,6 +275,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
     for key, value in ((mib_key, args.mib), ("procs", args.procs), ("seed", args.seed)):
         if value is not None:
             options[key] = value
+    if args.output:
+        _check_trace_output(args.output, args.format, "--format")
     trace = generate(args.kind, **options)
     if args.output:
         trace.save(args.output, format=args.format)
@@ -275,6 +288,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from .traces import convert
+    _check_trace_output(args.output, args.to, "--to")
     convert(args.input, args.output, format=args.format, out_format=args.to,
             page_size=args.page_size, page_numbers=args.page_numbers,
             instructions=args.instructions)
@@ -376,18 +390,19 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("-m", "--mib", type=int, help="MiB (qsbench: per process; stream, hog: total; compile: live heap)")
     gen.add_argument("-p", "--procs", type=int, help="qsbench: processes, each sorting its own array")
     gen.add_argument("-s", "--seed", type=int, help="random seed")
-    gen.add_argument("-o", "--output", help="trace file to write (format by extension; .pgt native); "
+    gen.add_argument("-o", "--output", help=f"trace file to write (format by extension: {_EXTENSIONS}); "
                                             "without it, print the trace's summary")
-    gen.add_argument("--format", default="auto", help="output format (default: by extension)")
+    gen.add_argument("--format", default="auto",
+                     help="output format: native, text, csv, lackey, oracle (default: by extension)")
     gen.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="other generator option, e.g. -P files=1000 (repeatable)")
     gen.set_defaults(func=cmd_gen)
 
     convert = sub.add_parser("convert", help="convert a trace file to another format")
     convert.add_argument("input", help="trace file (gzip or zstd compressed or not)")
-    convert.add_argument("output", help="file to write; format by extension (.pgt native, .txt, .csv, "
-                                        ".lackey, .oracleGeneral.bin)")
-    convert.add_argument("--to", default="auto", help="output format (default: by extension)")
+    convert.add_argument("output", help=f"file to write; format by extension: {_EXTENSIONS}")
+    convert.add_argument("--to", default="auto",
+                         help="output format: native, text, csv, lackey, oracle (default: by extension)")
     _add_read_options(convert)
     convert.set_defaults(func=cmd_convert)
 

@@ -197,3 +197,21 @@ def test_writes_are_whole_or_not_at_all(tmp_path):
     cli("convert", str(same), str(same), "--to", "native")
     assert len(pagesim.load(same)) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.txt", "out.pgt", "same.txt"]
+
+
+def test_cli_output_format_by_extension_or_option(tmp_path):
+    # An unknown extension silently wrote the native format.
+    src = tmp_path / "t.txt"
+    src.write_text("R 0x1000\nW 0x2000\n")
+    known = ".pgt native, .txt or .trace text, .csv, .lackey, .ogb or oracleGeneral in the name"
+    for args, option in ((["convert", str(src), str(tmp_path / "out.bogus")], "--to"),
+                         (["gen", "loop", "-P", "accesses=10", "-P", "pages=3", "-o",
+                           str(tmp_path / "z.xyz")], "--format")):
+        r = cli(*args, check=False)
+        assert r.returncode == 2 and r.stderr == (
+            f"pagesim: error: {args[-1]!r}: cannot tell the format to write from the name: "
+            f"expected {known}; or give {option}\n")
+        cli(*args, option, "csv")
+        assert open(args[-1]).readline().startswith("pid,op,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bogus", "t.txt", "z.xyz"]
+
