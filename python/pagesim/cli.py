@@ -234,8 +234,16 @@ def cmd_policies(args: argparse.Namespace) -> int:
     return 0
 
 
+_DEMO_PLOT = "_build/demo/prescient_ratio.png"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from . import demo
+    if args.plot is None:  # the default: a directory of pagesim's own, made if missing
+        args.plot = _DEMO_PLOT
+        os.makedirs(os.path.dirname(_DEMO_PLOT), exist_ok=True)
+    elif args.plot:
+        _check_output_dir(args.plot, "--plot")
     return demo.main(args)
 
 
@@ -381,8 +389,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="qsbench: real policies against the prescient bracket")
     demo.add_argument("-m", "--mib", type=int, default=32, help="array size in MiB (default 32)")
     demo.add_argument("-s", "--seed", type=int, default=1)
-    demo.add_argument("--plot", default="_build/demo/prescient_ratio.png",
-                      help="where to write the plot ('' for none)")
+    demo.add_argument("--plot", help=f"where to write the plot ('' for none; default {_DEMO_PLOT}, "
+                                     f"its directory made if missing)")
     demo.set_defaults(func=cmd_demo)
 
     gen = sub.add_parser("gen", help="generate a workload trace (qsbench, stream, hog, ...)")
