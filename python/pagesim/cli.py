@@ -458,12 +458,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
-    except pagesim.Error as e:
-        print(f"pagesim: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
+        args = build_parser().parse_args(argv)
+        status = args.func(args)
+        sys.stdout.flush()  # a reader that has gone shows here, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly with the status a shell reports for
+        # `seq 1000000 | head -1`, whose seq is killed by SIGPIPE: 128 + 13. Python ignores
+        # SIGPIPE, and its default action would also kill a sweep whose Dask connection drops;
+        # so catch the error, and send what is still buffered (flushed at exit) nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except KeyboardInterrupt:
+        print("pagesim: interrupted", file=sys.stderr)
+        return 130
+    except (pagesim.Error, OSError) as e:
         print(f"pagesim: error: {e}", file=sys.stderr)
         return 2

@@ -399,3 +399,37 @@ def test_cli_vmstat_needs_an_interval(tmp_path):
     assert (out.returncode, out.stdout) == (2, "")
     assert out.stderr == ("pagesim: error: --vmstat needs -P interval_ns above 0 (default 1000000000, "
                           "1 s of virtual time): -P interval_ns=0 turns the series off\n")
+
+
+def test_cli_stops_quietly_when_the_reader_has_gone(tmp_path):
+    # `pagesim policies | head -1` once ended "pagesim: error: [Errno 32] Broken pipe", exit 2.
+    import os
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"W {p}\n" for p in BELADY) * 20)
+    for args in (["policies"], ["run", str(path), "--frames", "3", "--page-numbers", "--vmstat",
+                                "-P", "interval_ns=1000"]):
+        read, write = os.pipe()
+        os.close(read)  # the reader is gone before the first byte
+        try:
+            r = subprocess.run([sys.executable, "-m", "pagesim", *args], stdout=write,
+                               stderr=subprocess.PIPE, text=True)
+        finally:
+            os.close(write)
+        assert (r.returncode, r.stderr) == (141, ""), args
+
+
+def test_cli_ctrl_c_is_one_line_and_exit_130(tmp_path, capsys, monkeypatch):
+    from pagesim import cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pagesim, "sweep", interrupted)
+    path = tmp_path / "t.txt"
+    path.write_text("R 1\n")
+    try:
+        status = cli.main(["sweep", str(path), "--policies", "lru", "--frames", "3"])
+    except KeyboardInterrupt:
+        pytest.fail("KeyboardInterrupt came out of cli.main, a traceback on the terminal")
+    assert status == 130
+    assert capsys.readouterr().err == "pagesim: interrupted\n"
