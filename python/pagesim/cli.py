@@ -454,7 +454,31 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("trace", help="trace file")
     _add_read_options(info)
     info.set_defaults(func=cmd_info)
+    for command in sub.choices.values():
+        # Each option's long name by its dest, to say a library message in the command's words.
+        command.set_defaults(options={a.dest: max(a.option_strings, key=len)
+                                      for a in command._actions if a.option_strings})
     return parser
+
+
+# key='value', key=True or key=3 as a Python call writes it; not inside a policy label
+# (random(seed=3), lru_k(k=2,correlated_period=5)), nor a quoted echo of input, nor after -P.
+_KWARG = re.compile(r"(?<![\w,='\"-])(?<!\w\()(?<!-P )([a-z_]\w*)=('[^']*'|(?:True|False|-?\d+)\b)")
+
+
+def _in_cli_terms(message: str, options: dict[str, str]) -> str:
+    """A library message in the command's words: ``parameter 'frames'`` is the option that
+    sets it (``--frames``), ``format='oracle'`` is ``--format oracle``, and any other
+    ``key=value`` is ``-P key=value``."""
+    def kwarg(m: "re.Match[str]") -> str:
+        key, value = m.group(1), m.group(2).strip("'")
+        if key not in options:
+            return f"-P {key}={value.lower() if value in ('True', 'False') else value}"
+        return options[key] if value == "True" else f"{options[key]} {value}"
+
+    message = re.sub(r"parameter '(\w+)'",
+                     lambda m: options.get(m.group(1), m.group(0)), message)
+    return _KWARG.sub(kwarg, message)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -474,5 +498,5 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print("pagesim: interrupted", file=sys.stderr)
         return 130
     except (pagesim.Error, OSError) as e:
-        print(f"pagesim: error: {e}", file=sys.stderr)
+        print(f"pagesim: error: {_in_cli_terms(str(e), args.options)}", file=sys.stderr)
         return 2

@@ -215,3 +215,13 @@ def test_cli_output_format_by_extension_or_option(tmp_path):
         assert open(args[-1]).readline().startswith("pid,op,")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bogus", "t.txt", "z.xyz"]
 
+
+def test_cli_info_names_the_format_option(tmp_path):
+    # An oracleGeneral file without its extension: the message said format='oracle'.
+    path = tmp_path / "x.ogb"
+    pagesim.Trace.from_arrays(np.array([1, 2, 1])).save(path)
+    bare = tmp_path / "x.bin"
+    path.rename(bare)
+    r = cli("info", str(bare), check=False)
+    assert r.returncode == 2 and "name the format (--format oracle for libCacheSim oracleGeneral)" in r.stderr
+    assert "accesses   3" in cli("info", str(bare), "--format", "oracle").stdout
