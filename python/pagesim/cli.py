@@ -56,12 +56,18 @@ def _load(args: argparse.Namespace, path: str) -> "pagesim.Trace":
 def cmd_run(args: argparse.Namespace) -> int:
     traces = [_load(args, path) for path in args.trace]
     trace = traces[0] if len(traces) == 1 else pagesim.together(traces)
+    policy, own = _one_policy(args.policy)
     params = _params(args.param)
+    if args.vmstat and params.get("interval_ns") == 0:
+        raise pagesim.ConfigError("--vmstat needs -P interval_ns above 0 (default 1000000000, "
+                                  "1 s of virtual time): -P interval_ns=0 turns the series off")
     if not args.vmstat:
         params.setdefault("interval_ns", 0)  # no series to print: none to keep
-    result = pagesim.simulate(trace, args.policy, frames=args.frames, **params)
+    # The policy's own parameters win over -P, as in sweep.
+    result = pagesim.simulate(trace, policy, frames=args.frames, **{**params, **own})
+    label = policy + (f"({','.join(f'{k}={v}' for k, v in sorted(own.items()))})" if own else "")
     print(f"# {' + '.join(args.trace)}: {len(trace)} accesses, {trace.num_pages} pages; "
-          f"policy {result.policy}, {result.frames} frames, device {result.device}")
+          f"policy {label}, {result.frames} frames, device {result.device}")
     _print_pairs(result.counters)
     # Virtual time and the device say something once IO costs time or processes share the CPU.
     if args.time or result.device != "none" or trace.num_procs > 1:
@@ -92,14 +98,26 @@ _POLICY_ENTRY = r"([\w.-]+)(?:\(([^()]*)\))?"
 
 
 def _policy_list(text: str) -> list:
-    """--policies as sweep() takes them: ``lru,active_inactive(workingset=true)`` is
-    ``["lru", ("active_inactive", {"workingset": True})]``."""
+    """--policies as sweep() and mrc() take them: ``lru,active_inactive(workingset=true)`` is
+    ``["lru", ("active_inactive", {"workingset": True})]``; ``all`` is every registered policy."""
     compact = re.sub(r"\s", "", text)
+    if compact == "all":
+        return sorted(pagesim.policies())
     if not re.fullmatch(f"{_POLICY_ENTRY}(,{_POLICY_ENTRY})*", compact):
         raise pagesim.ConfigError(f"--policies expects NAME or NAME(KEY=VALUE,...) separated by "
                                   f"commas, or 'all'; got {text!r}")
     return [(name, _params(own.split(","), option=f"--policies {name}(...)")) if own else name
             for name, own in re.findall(f"{_POLICY_ENTRY},?", compact)]
+
+
+def _one_policy(text: str) -> tuple[str, dict[str, Any]]:
+    """--policy: one entry of --policies, as (name, its own parameters)."""
+    compact = re.sub(r"\s", "", text)
+    if compact == "all" or not re.fullmatch(_POLICY_ENTRY, compact):
+        raise pagesim.ConfigError(f"--policy expects one NAME or NAME(KEY=VALUE,...), got {text!r}; "
+                                  f"to compare several (or all) use sweep or mrc --policies")
+    spec = _policy_list(compact)[0]
+    return spec if isinstance(spec, tuple) else (spec, {})
 
 
 def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
@@ -153,7 +171,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.output:
         _check_output_dir(args.output, "-o")
     params = _params(args.param, axes=True)
-    policies = sorted(pagesim.policies()) if args.policies == "all" else _policy_list(args.policies)
+    policies = _policy_list(args.policies)
     if args.frames is not None:
         sizes = {"frames": _list(args.frames, int, "--frames", "integers")}
     else:
@@ -193,6 +211,19 @@ def cmd_mrc(args: argparse.Namespace) -> int:
         _check_output_dir(args.plot, "--plot")
     if args.output:
         _check_output_dir(args.output, "-o")
+    params = _params(args.param)
+    policies = _policy_list(args.policies)
+    # The one-pass curves, and SHARDS which estimates the lru one, are demand paging in trace
+    # order (pagesim.TEXTBOOK); mrc() simulates every policy under any other settings.
+    textbook = pagesim.textbook(**params) == pagesim.TEXTBOOK
+    if args.shards is not None:
+        if not 0 < args.shards <= 1:
+            raise pagesim.ConfigError(f"--shards expects a sampling rate above 0 and at most 1, "
+                                      f"got {args.shards:g}")
+        if not textbook:
+            raise pagesim.ConfigError(f"--shards estimates the lru curve of demand paging in trace "
+                                      f"order, not the one with -P {' -P '.join(args.param)}: "
+                                      f"drop one of the two")
     trace = _load(args, args.trace)
     if args.frames is not None:
         sizes = _list(args.frames, int, "--frames", "integers")
@@ -201,8 +232,7 @@ def cmd_mrc(args: argparse.Namespace) -> int:
             raise pagesim.ConfigError(f"--points must be >= 1, got {args.points}")
         sizes = sorted({max(1, round(k * trace.num_pages / args.points))
                         for k in range(1, args.points + 1)})
-    df = mrc.mrc(trace, policies=_list(args.policies, str, "--policies", "policy names"),
-                 frames=sizes, **_params(args.param))
+    df = mrc.mrc(trace, policies=policies, frames=sizes, **params)
     if args.shards is not None:
         import pandas as pd
         estimate = mrc.shards_mrc(trace, rate=args.shards)
@@ -211,8 +241,10 @@ def cmd_mrc(args: argparse.Namespace) -> int:
                                "miss_ratio": [x / max(len(trace), 1) for x in faults],
                                "method": f"shards rate {args.shards:g}"})
         df = pd.concat([df, shards], ignore_index=True)
+    settings = " ".join(f"{k}={v}" for k, v in pagesim.textbook(**params).items())
     print(f"# {args.trace}: {len(trace)} accesses, {trace.num_pages} pages; miss ratio = faults / "
-          f"accesses, demand paging in trace order")
+          f"accesses, " + ("demand paging in trace order" if textbook
+                           else f"every policy simulated with {settings}"))
     print(df.pivot_table(index="frames", columns="policy", values="miss_ratio", sort=False)
           .to_string(float_format=lambda x: f"{x:.4f}"))
     if args.output:
@@ -234,8 +266,16 @@ def cmd_policies(args: argparse.Namespace) -> int:
     return 0
 
 
+_DEMO_PLOT = "_build/demo/prescient_ratio.png"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from . import demo
+    if args.plot is None:  # the default: a directory of pagesim's own, made if missing
+        args.plot = _DEMO_PLOT
+        os.makedirs(os.path.dirname(_DEMO_PLOT), exist_ok=True)
+    elif args.plot:
+        _check_output_dir(args.plot, "--plot")
     return demo.main(args)
 
 
@@ -256,6 +296,17 @@ def _print_info(trace: "pagesim.Trace", title: str) -> None:
               f"{p['pages'] * s['page_size'] / 2**20:>9.1f}")
 
 
+# What an output file's extension says (pagesim.format_by_extension); --to/--format name any.
+_EXTENSIONS = ".pgt native, .txt or .trace text, .csv, .lackey, .ogb or oracleGeneral in the name"
+
+
+def _check_trace_output(path: str, fmt: str, option: str) -> None:
+    """Refuse an output whose format neither `option` nor the name's extension gives."""
+    if fmt == "auto" and _core.format_by_extension(path) == "auto":
+        raise pagesim.ConfigError(f"{path!r}: cannot tell the format to write from the name: "
+                                  f"expected {_EXTENSIONS}; or give {option}")
+
+
 def cmd_gen(args: argparse.Namespace) -> int:
     from .traces import generate
     options = _params(args.param)
@@ -264,6 +315,8 @@ def cmd_gen(args: argparse.Namespace) -> int:
     for key, value in ((mib_key, args.mib), ("procs", args.procs), ("seed", args.seed)):
         if value is not None:
             options[key] = value
+    if args.output:
+        _check_trace_output(args.output, args.format, "--format")
     trace = generate(args.kind, **options)
     if args.output:
         trace.save(args.output, format=args.format)
@@ -275,6 +328,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from .traces import convert
+    _check_trace_output(args.output, args.to, "--to")
     convert(args.input, args.output, format=args.format, out_format=args.to,
             page_size=args.page_size, page_numbers=args.page_numbers,
             instructions=args.instructions)
@@ -306,7 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("trace", nargs="+",
                      help="trace file, any format pagesim reads (see --format); several run "
                           "together as the processes of one machine (pagesim.together)")
-    run.add_argument("--policy", default="lru", help="policy name (see 'pagesim policies')")
+    run.add_argument("--policy", default="lru",
+                     help="policy name, optionally with its own parameters, NAME(KEY=VALUE,...) "
+                          "(see 'pagesim policies')")
     run.add_argument("--frames", type=int, required=True, help="memory size in page frames")
     run.add_argument("--time", action="store_true",
                      help="print the /usr/bin/time view also without a device and with one process")
@@ -348,12 +404,14 @@ def build_parser() -> argparse.ArgumentParser:
                                        "belady exact in one pass, other policies simulated)")
     curve.add_argument("trace", help="trace file, any format")
     curve.add_argument("--policies", default="lru,belady",
-                       help="comma-separated policy names (default lru,belady)")
+                       help="comma-separated policy names, each optionally with its own "
+                            "parameters, NAME(KEY=VALUE,...); or 'all' (default lru,belady)")
     curve.add_argument("--frames", help="memory sizes, comma-separated (default: --points sizes)")
     curve.add_argument("--points", type=int, default=10,
                        help="without --frames: this many sizes evenly spaced up to the footprint")
     curve.add_argument("--shards", type=float, metavar="RATE",
-                       help="add the SHARDS estimate of the lru curve, sampling pages at RATE")
+                       help="add the SHARDS estimate of the lru curve, sampling pages at RATE "
+                            "(0 < RATE <= 1; demand paging in trace order, so not with -P settings)")
     curve.add_argument("-o", "--output", help="write the curves to this CSV file")
     curve.add_argument("--plot", help="write a plot of the curves to this image file (.png, .svg)")
     _add_read_options(curve)
@@ -367,8 +425,8 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="qsbench: real policies against the prescient bracket")
     demo.add_argument("-m", "--mib", type=int, default=32, help="array size in MiB (default 32)")
     demo.add_argument("-s", "--seed", type=int, default=1)
-    demo.add_argument("--plot", default="_build/demo/prescient_ratio.png",
-                      help="where to write the plot ('' for none)")
+    demo.add_argument("--plot", help=f"where to write the plot ('' for none; default {_DEMO_PLOT}, "
+                                     f"its directory made if missing)")
     demo.set_defaults(func=cmd_demo)
 
     gen = sub.add_parser("gen", help="generate a workload trace (qsbench, stream, hog, ...)")
@@ -376,18 +434,19 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("-m", "--mib", type=int, help="MiB (qsbench: per process; stream, hog: total; compile: live heap)")
     gen.add_argument("-p", "--procs", type=int, help="qsbench: processes, each sorting its own array")
     gen.add_argument("-s", "--seed", type=int, help="random seed")
-    gen.add_argument("-o", "--output", help="trace file to write (format by extension; .pgt native); "
+    gen.add_argument("-o", "--output", help=f"trace file to write (format by extension: {_EXTENSIONS}); "
                                             "without it, print the trace's summary")
-    gen.add_argument("--format", default="auto", help="output format (default: by extension)")
+    gen.add_argument("--format", default="auto",
+                     help="output format: native, text, csv, lackey, oracle (default: by extension)")
     gen.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="other generator option, e.g. -P files=1000 (repeatable)")
     gen.set_defaults(func=cmd_gen)
 
     convert = sub.add_parser("convert", help="convert a trace file to another format")
     convert.add_argument("input", help="trace file (gzip or zstd compressed or not)")
-    convert.add_argument("output", help="file to write; format by extension (.pgt native, .txt, .csv, "
-                                        ".lackey, .oracleGeneral.bin)")
-    convert.add_argument("--to", default="auto", help="output format (default: by extension)")
+    convert.add_argument("output", help=f"file to write; format by extension: {_EXTENSIONS}")
+    convert.add_argument("--to", default="auto",
+                         help="output format: native, text, csv, lackey, oracle (default: by extension)")
     _add_read_options(convert)
     convert.set_defaults(func=cmd_convert)
 
@@ -395,16 +454,49 @@ def build_parser() -> argparse.ArgumentParser:
     info.add_argument("trace", help="trace file")
     _add_read_options(info)
     info.set_defaults(func=cmd_info)
+    for command in sub.choices.values():
+        # Each option's long name by its dest, to say a library message in the command's words.
+        command.set_defaults(options={a.dest: max(a.option_strings, key=len)
+                                      for a in command._actions if a.option_strings})
     return parser
 
 
+# key='value', key=True or key=3 as a Python call writes it; not inside a policy label
+# (random(seed=3), lru_k(k=2,correlated_period=5)), nor a quoted echo of input, nor after -P.
+_KWARG = re.compile(r"(?<![\w,='\"-])(?<!\w\()(?<!-P )([a-z_]\w*)=('[^']*'|(?:True|False|-?\d+)\b)")
+
+
+def _in_cli_terms(message: str, options: dict[str, str]) -> str:
+    """A library message in the command's words: ``parameter 'frames'`` is the option that
+    sets it (``--frames``), ``format='oracle'`` is ``--format oracle``, and any other
+    ``key=value`` is ``-P key=value``."""
+    def kwarg(m: "re.Match[str]") -> str:
+        key, value = m.group(1), m.group(2).strip("'")
+        if key not in options:
+            return f"-P {key}={value.lower() if value in ('True', 'False') else value}"
+        return options[key] if value == "True" else f"{options[key]} {value}"
+
+    message = re.sub(r"parameter '(\w+)'",
+                     lambda m: options.get(m.group(1), m.group(0)), message)
+    return _KWARG.sub(kwarg, message)
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
-    except pagesim.Error as e:
-        print(f"pagesim: error: {e}", file=sys.stderr)
-        return 2
-    except OSError as e:
-        print(f"pagesim: error: {e}", file=sys.stderr)
+        args = build_parser().parse_args(argv)
+        status = args.func(args)
+        sys.stdout.flush()  # a reader that has gone shows here, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly with the status a shell reports for
+        # `seq 1000000 | head -1`, whose seq is killed by SIGPIPE: 128 + 13. Python ignores
+        # SIGPIPE, and its default action would also kill a sweep whose Dask connection drops;
+        # so catch the error, and send what is still buffered (flushed at exit) nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except KeyboardInterrupt:
+        print("pagesim: interrupted", file=sys.stderr)
+        return 130
+    except (pagesim.Error, OSError) as e:
+        print(f"pagesim: error: {_in_cli_terms(str(e), args.options)}", file=sys.stderr)
         return 2

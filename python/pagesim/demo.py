@@ -9,7 +9,6 @@ the size of memory; the real policies are compared with the prescient bracket
 from __future__ import annotations
 
 import argparse
-import os
 
 import pagesim
 from . import plots, prescient
@@ -52,7 +51,6 @@ def main(args: argparse.Namespace) -> int:
         curve = prescient.prescient_ratio(trace, policies=list(df.policy), frames=sizes)
         ax = prescient.plot_prescient_ratio(curve)
         ax.set_title(f"qsbench -m {args.mib}: swap-outs / prescient optimum")
-        os.makedirs(os.path.dirname(args.plot) or ".", exist_ok=True)
         ax.figure.savefig(args.plot, dpi=100, bbox_inches="tight")
         print(f"\nplot: {args.plot} (ratio at memory = array/2 ... array/1.25)")
     return 0

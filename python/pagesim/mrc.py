@@ -12,6 +12,7 @@ in bounded memory (:func:`shards_mrc`); any other policy is simulated at each si
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Iterable, Optional, Sequence
 
 import numpy as np
@@ -60,12 +61,15 @@ def shards_mrc(trace, *, rate: Optional[float] = None, max_pages: Optional[int] 
     return _core.shards_fixed_size_mrc(t, _args.integer("max_pages", max_pages, 1, 2**32 - 2), seed)
 
 
-def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[int]] = None,
+def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]] = None,
         **params):
     """Faults and miss ratio against memory size, as a DataFrame.
 
-    ``lru`` and ``belady`` use the exact one-pass curves (every size when ``frames`` is
-    None); other policies are simulated at each size of ``frames`` (required for them), with
+    ``policies`` are as :func:`pagesim.sweep` takes them: names, :class:`pagesim.Policy`
+    instances or ``(name, {own parameters})``. ``lru`` and ``belady`` use the exact one-pass
+    curves (every size when ``frames`` is None) under demand paging in trace order
+    (:data:`pagesim.TEXTBOOK`, no other ``params``); other policies, and these two under any
+    other settings, are simulated at each size of ``frames`` (required for them), with
     ``params`` passed to :func:`pagesim.simulate`.
 
     Returns
@@ -76,29 +80,32 @@ def mrc(trace, *, policies: Sequence[str] = ("lru",), frames: Optional[Iterable[
     """
     import pandas as pd
     from . import TEXTBOOK, simulate, textbook
+    from .sweeps import _policy_specs
     t = _trace(trace)
     n = len(t)
-    if isinstance(policies, str):
-        policies = [policies]
+    if isinstance(policies, tuple) and not any(isinstance(p, Mapping) for p in policies):
+        policies = list(policies)  # a tuple of names, not one (name, {own parameters})
     if frames is not None and np.isscalar(frames):
         frames = [frames]
     sizes = None if frames is None else [_args.integer("frames", f, 1, 2**40) for f in frames]
     if sizes == []:
         raise _core.ConfigError("mrc needs frames >= 1 (memory sizes in page frames), got []")
     rows = []
-    for policy in policies:
-        if policy in ("lru", "belady") and textbook(**params) == TEXTBOOK:
+    for label, policy, own in _policy_specs(policies, "mrc"):
+        settings = {**params, **own}
+        if isinstance(policy, str) and policy in ("lru", "belady") and textbook(**settings) == TEXTBOOK:
             curve = lru_mrc(t) if policy == "lru" else opt_mrc(t)
             wanted = range(1, len(curve)) if sizes is None else sizes
             for f in wanted:
                 faults = int(curve[min(f, len(curve) - 1)])
-                rows.append((policy, f, faults, faults / n if n else 0.0, "one-pass"))
+                rows.append((label, f, faults, faults / n if n else 0.0, "one-pass"))
             continue
         if sizes is None:
-            raise _core.ConfigError(f"policy {policy!r} is not a stack algorithm: give frames=[...] to simulate it")
+            raise _core.ConfigError(f"policy {label!r} is simulated (a one-pass curve is for lru or belady "
+                                    f"under demand paging in trace order): give frames=[...]")
         for f in sizes:
-            faults = int(simulate(t, policy, frames=f, **textbook(**params))["faults"])
-            rows.append((policy, f, faults, faults / n if n else 0.0, "simulation"))
+            faults = int(simulate(t, policy, frames=f, **textbook(**settings))["faults"])
+            rows.append((label, f, faults, faults / n if n else 0.0, "simulation"))
     return pd.DataFrame(rows, columns=["policy", "frames", "faults", "miss_ratio", "method"])
 
 

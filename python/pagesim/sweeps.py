@@ -63,8 +63,8 @@ def _named_traces(traces: Any) -> List[Tuple[str, Any]]:
     return [(f"{name}#{i}" if seen[name] > 1 else name, t) for i, (name, t) in enumerate(items)]
 
 
-def _policy_specs(policies: Any) -> List[Tuple[str, Union[str, _core.Policy], Dict[str, Any]]]:
-    """(label, policy, own params) for each entry of ``policies``."""
+def _policy_specs(policies: Any, caller: str = "sweep") -> List[Tuple[str, Union[str, _core.Policy], Dict[str, Any]]]:
+    """(label, policy, own params) for each entry of ``policies`` (of sweep or mrc: ``caller``)."""
     if isinstance(policies, (str, _core.Policy, tuple)):
         policies = [policies]
     specs = []
@@ -80,7 +80,7 @@ def _policy_specs(policies: Any) -> List[Tuple[str, Union[str, _core.Policy], Di
             _policy.check_name(p)
         specs.append((_policy.label(p), p, own))
     if not specs:
-        raise ConfigError("sweep needs at least one policy")
+        raise ConfigError(f"{caller} needs at least one policy")
     # A policy's own parameters are part of its label: a table row never names the policy
     # without the parameters it ran with.
     out = []
@@ -89,7 +89,7 @@ def _policy_specs(policies: Any) -> List[Tuple[str, Union[str, _core.Policy], Di
             label = f"{label}(" + ",".join(f"{k}={v}" for k, v in sorted(own.items())) + ")"
         out.append((label, p, own))
     if len({s[0] for s in out}) != len(out):
-        raise ConfigError("sweep policies must be distinct: " + ", ".join(s[0] for s in out))
+        raise ConfigError(f"{caller} policies must be distinct: " + ", ".join(s[0] for s in out))
     return out
 
 

@@ -117,6 +117,12 @@ void register_trace_io(py::module_& m) {
       [](const py::object& path) { return std::string(format_name(detect_format(fs_path(path)))); },
       py::arg("path"));
   m.def(
+      "format_by_extension",
+      [](const py::object& path) {
+        return std::string(format_name(format_by_extension(fs_path(path))));
+      },
+      "The format a file name implies by its extension; 'auto' for none.", py::arg("path"));
+  m.def(
       "convert",
       [](const py::object& in, const py::object& out, const std::string& format,
          const std::string& out_format, const py::int_& page_size, bool page_numbers,

@@ -96,3 +96,13 @@ def test_demo_prints_the_table_and_writes_the_plot(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "x optimum" in out and "prescient bracket: lower bound" in out
     assert (tmp_path / "ratio.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_demo_refuses_a_plot_in_a_missing_directory(tmp_path, capsys):
+    # It made the directories (demo --plot /nonexistent/p.png created /nonexistent).
+    from pagesim import cli
+    plot = tmp_path / "no" / "such" / "p.png"
+    assert cli.main(["demo", "-m", "1", "--plot", str(plot)]) == 2
+    assert capsys.readouterr().err == (f"pagesim: error: --plot {str(plot)!r}: directory "
+                                       f"{str(plot.parent)!r} does not exist\n")
+    assert not (tmp_path / "no").exists()

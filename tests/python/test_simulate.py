@@ -265,7 +265,7 @@ def test_cli_mrc_prints_the_curves(tmp_path):
     # Without --frames: --points sizes up to the footprint, here every size 1..5.
     out = run_cli("mrc", str(path), "--page-numbers", "--policies", "lru")
     assert [line.split()[0] for line in out.stdout.splitlines()[3:]] == ["1", "2", "3", "4", "5"]
-    for extra, message in [(["--frames", "0,3"], "parameter 'frames' = 0 is out of range: allowed 1 to"),
+    for extra, message in [(["--frames", "0,3"], "--frames = 0 is out of range: allowed 1 to"),
                            (["--points", "0"], "--points must be >= 1"),
                            (["--policies", "lur"], "unknown policy 'lur'")]:
         out = run_cli("mrc", str(path), "--page-numbers", *extra)
@@ -340,3 +340,125 @@ def test_bad_arguments_name_the_key_and_what_is_allowed(tmp_path):
     assert r.returncode == 2 and "--plot 'curve.bogus': expected an image file name ending in" in r.stderr
     r = run_cli("sweep", str(tmp_path / "x.pgt"), "--policies", "lru", "--frames", "5", "-o", "nodir/x.csv")
     assert r.returncode == 2 and "-o 'nodir/x.csv': directory 'nodir' does not exist" in r.stderr
+
+
+def test_cli_mrc_says_how_it_simulated_and_shards_only_demand_paging(tmp_path):
+    # SHARDS estimates the demand-paging lru curve; with readahead it printed that estimate
+    # beside the simulated lru curve, under a header that said "demand paging in trace order".
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"R {p}\n" for p in BELADY))
+    args = ["mrc", str(path), "--page-numbers", "--frames", "3,4", "--policies", "lru"]
+    out = run_cli(*args, "-P", "page_cluster=3")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].endswith(
+        "miss ratio = faults / accesses, every policy simulated with page_cluster=3 schedule=static")
+    out = run_cli(*args, "--shards", "1", "-P", "page_cluster=3")
+    assert out.returncode == 2 and out.stderr == (
+        "pagesim: error: --shards estimates the lru curve of demand paging in trace order, not the "
+        "one with -P page_cluster=3: drop one of the two\n")
+    out = run_cli(*args, "--shards", "1", "-P", "page_cluster=0")  # textbook settings, spelt out
+    assert out.returncode == 0 and out.stdout.splitlines()[0].endswith("demand paging in trace order")
+    # The Python API: the one-pass curve only for textbook settings, otherwise a simulation.
+    t = pagesim.Trace.from_arrays(BELADY)
+    assert list(pagesim.mrc.mrc(t, frames=[3], page_cluster=0)["method"]) == ["one-pass"]
+    assert list(pagesim.mrc.mrc(t, frames=[3], page_cluster=3)["method"]) == ["simulation"]
+
+
+def test_cli_stops_quietly_when_the_reader_has_gone(tmp_path):
+    # `pagesim policies | head -1` once ended "pagesim: error: [Errno 32] Broken pipe", exit 2.
+    import os
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"W {p}\n" for p in BELADY) * 20)
+    for args in (["policies"], ["run", str(path), "--frames", "3", "--page-numbers", "--vmstat",
+                                "-P", "interval_ns=1000"]):
+        read, write = os.pipe()
+        os.close(read)  # the reader is gone before the first byte
+        try:
+            r = subprocess.run([sys.executable, "-m", "pagesim", *args], stdout=write,
+                               stderr=subprocess.PIPE, text=True)
+        finally:
+            os.close(write)
+        assert (r.returncode, r.stderr) == (141, ""), args
+
+
+def test_cli_ctrl_c_is_one_line_and_exit_130(tmp_path, capsys, monkeypatch):
+    from pagesim import cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pagesim, "sweep", interrupted)
+    path = tmp_path / "t.txt"
+    path.write_text("R 1\n")
+    try:
+        status = cli.main(["sweep", str(path), "--policies", "lru", "--frames", "3"])
+    except KeyboardInterrupt:
+        pytest.fail("KeyboardInterrupt came out of cli.main, a traceback on the terminal")
+    assert status == 130
+    assert capsys.readouterr().err == "pagesim: interrupted\n"
+
+
+def test_cli_run_mrc_and_sweep_read_policies_alike(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"R {p}\n" for p in BELADY) * 3)
+    t = pagesim.load(path, page_numbers=True)
+    random3 = pagesim.simulate(t, "random", frames=3, seed=3)["faults"]
+    out = run_cli("run", str(path), "--page-numbers", "--frames", "3", "--policy", "random(seed=3)")
+    assert out.returncode == 0, out.stderr
+    assert "policy random(seed=3), 3 frames" in out.stdout.splitlines()[0]
+    assert f"faults            {random3}" in out.stdout.splitlines()
+    # The policy's own parameter wins over -P, as in sweep.
+    out = run_cli("run", str(path), "--page-numbers", "--frames", "3", "--policy", "random(seed=3)",
+                  "-P", "seed=4")
+    assert f"faults            {random3}" in out.stdout.splitlines()
+    out = run_cli("mrc", str(path), "--page-numbers", "--frames", "3", "--policies", "random(seed=3),lru")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1].split() == ["policy", "random(seed=3)", "lru"]
+    assert out.stdout.splitlines()[3].split()[1] == f"{random3 / 36:.4f}"
+    out = run_cli("mrc", str(path), "--page-numbers", "--frames", "3", "--policies", "all")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[1].split()[1:] == sorted(pagesim.policies())
+    for spec in ("all", "lru,fifo", "lru("):
+        out = run_cli("run", str(path), "--page-numbers", "--frames", "3", "--policy", spec)
+        assert out.returncode == 2 and out.stderr == (
+            f"pagesim: error: --policy expects one NAME or NAME(KEY=VALUE,...), got {spec!r}; to "
+            f"compare several (or all) use sweep or mrc --policies\n")
+
+
+def test_cli_says_library_settings_as_its_own_options(tmp_path):
+    two = tmp_path / "two.txt"
+    two.write_text("1 R 1\n2 R 2\n1 R 3\n")
+    cases = [
+        (["run", str(two), "--page-numbers", "--frames", "2", "--policy", "belady", "-P",
+          "schedule=round_robin"],
+         "-P schedule=round_robin was given: set -P schedule=static\n"),
+        (["mrc", str(two), "--page-numbers", "--shards", "0"],
+         "--shards expects a sampling rate above 0 and at most 1, got 0\n"),
+        (["mrc", str(two), "--page-numbers", "--shards", "1.5"],
+         "--shards expects a sampling rate above 0 and at most 1, got 1.5\n"),
+        (["run", str(two), "--page-numbers", "--frames", "0"], "--frames = 0 is out of range"),
+    ]
+    for args, message in cases:
+        out = run_cli(*args)
+        assert out.returncode == 2 and message in out.stderr, (args, out.stderr)
+        assert "'static'" not in out.stderr and "parameter 'rate'" not in out.stderr
+    from pagesim.cli import _in_cli_terms
+    options = {"format": "--format", "instructions": "--instructions", "frames": "--frames"}
+    assert _in_cli_terms("name the format (format='oracle' for oracleGeneral); read them with "
+                         "instructions=True; or set interval_ns=0", options) == (
+        "name the format (--format oracle for oracleGeneral); read them with --instructions; or "
+        "set -P interval_ns=0")
+    # Policy labels, echoed input and what is already in the CLI's words stay as they are.
+    for text in ("sweep policies must be distinct: random(seed=1), lru_k(k=2,correlated_period=5)",
+                 "-P expects KEY=VALUE, got 'seed=3'", "set -P interval_ns=0"):
+        assert _in_cli_terms(text, options) == text
+
+
+def test_cli_vmstat_needs_an_interval(tmp_path):
+    # It printed the counters and no vmstat section, without a word.
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"R {p}\n" for p in BELADY))
+    out = run_cli("run", str(path), "--page-numbers", "--frames", "3", "--vmstat", "-P", "interval_ns=0")
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr == ("pagesim: error: --vmstat needs -P interval_ns above 0 (default 1000000000, "
+                          "1 s of virtual time): -P interval_ns=0 turns the series off\n")

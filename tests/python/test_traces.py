@@ -207,3 +207,31 @@ def test_kinds_may_be_page_kind_members_and_floats_are_refused():
         pagesim.Trace.from_arrays(np.array([7, 8, 9]), kinds=[pagesim.PageKind.FILE, 1.5, 0])
     with pytest.raises(pagesim.ConfigError, match="'pages' element 0 is 1180591620717411303424; expected a value from 0 to"):
         pagesim.Trace.from_arrays(np.array([2**70, 1], dtype=object))
+
+
+def test_cli_output_format_by_extension_or_option(tmp_path):
+    # An unknown extension silently wrote the native format.
+    src = tmp_path / "t.txt"
+    src.write_text("R 0x1000\nW 0x2000\n")
+    known = ".pgt native, .txt or .trace text, .csv, .lackey, .ogb or oracleGeneral in the name"
+    for args, option in ((["convert", str(src), str(tmp_path / "out.bogus")], "--to"),
+                         (["gen", "loop", "-P", "accesses=10", "-P", "pages=3", "-o",
+                           str(tmp_path / "z.xyz")], "--format")):
+        r = cli(*args, check=False)
+        assert r.returncode == 2 and r.stderr == (
+            f"pagesim: error: {args[-1]!r}: cannot tell the format to write from the name: "
+            f"expected {known}; or give {option}\n")
+        cli(*args, option, "csv")
+        assert open(args[-1]).readline().startswith("pid,op,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bogus", "t.txt", "z.xyz"]
+
+
+def test_cli_info_names_the_format_option(tmp_path):
+    # An oracleGeneral file without its extension: the message said format='oracle'.
+    path = tmp_path / "x.ogb"
+    pagesim.Trace.from_arrays(np.array([1, 2, 1])).save(path)
+    bare = tmp_path / "x.bin"
+    path.rename(bare)
+    r = cli("info", str(bare), check=False)
+    assert r.returncode == 2 and "name the format (--format oracle for libCacheSim oracleGeneral)" in r.stderr
+    assert "accesses   3" in cli("info", str(bare), "--format", "oracle").stdout

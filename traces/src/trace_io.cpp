@@ -28,8 +28,9 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// The format a file name implies, kAuto if none.
-TraceFormat by_extension(const std::string& path) {
+}  // namespace
+
+TraceFormat format_by_extension(const std::string& path) {
   std::string name = lower(path.substr(path.find_last_of('/') + 1));
   for (const char* z : {".gz", ".zst", ".zstd"}) {
     if (ends_with(name, z)) name.resize(name.size() - std::strlen(z));
@@ -41,6 +42,8 @@ TraceFormat by_extension(const std::string& path) {
   if (ends_with(name, ".txt") || ends_with(name, ".trace")) return TraceFormat::kText;
   return TraceFormat::kAuto;
 }
+
+namespace {
 
 constexpr std::string_view kNativeMagic = "PGSIMTRC";
 
@@ -152,7 +155,7 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
   std::string head = head_of(*source);
   if (format == TraceFormat::kAuto) {
     if (head.substr(0, kNativeMagic.size()) == kNativeMagic) format = TraceFormat::kNative;
-    if (format == TraceFormat::kAuto) format = by_extension(path);
+    if (format == TraceFormat::kAuto) format = format_by_extension(path);
     if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(path);
   }
@@ -302,7 +305,7 @@ void write_trace(const Trace& trace, const std::string& path, TraceFormat format
       throw ConfigError("cannot write '" + path + "': pagesim reads compressed traces but writes them "
                         "uncompressed; compress the file afterwards");
     }
-    format = by_extension(path);
+    format = format_by_extension(path);
   }
   switch (format) {
     case TraceFormat::kText: return write_text(trace, path);
@@ -317,7 +320,7 @@ void write_trace(const Trace& trace, const std::string& path, TraceFormat format
 void convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
                    TraceFormat out_format) {
   detail::page_shift(options.page_size);
-  if (out_format == TraceFormat::kAuto) out_format = by_extension(out);
+  if (out_format == TraceFormat::kAuto) out_format = format_by_extension(out);
   if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
   OpenedTrace opened = open_trace(in, options.format);
   if (opened.format == TraceFormat::kNative)

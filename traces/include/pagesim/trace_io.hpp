@@ -39,6 +39,9 @@ enum class TraceFormat { kAuto, kText, kNative, kLackey, kCsv, kOracleGeneral };
 // ConfigError listing them otherwise.
 TraceFormat parse_format(std::string_view name);
 const char* format_name(TraceFormat format);
+// The format a file name implies (after a .gz or .zst suffix): .pgt native, .txt or .trace
+// text, .csv, .lackey, .ogb or a name containing "oracleGeneral"; kAuto for any other name.
+TraceFormat format_by_extension(const std::string& path);
 
 struct ReadOptions {
   TraceFormat format = TraceFormat::kAuto;
