@@ -327,7 +327,7 @@ void Engine::fold_tallies() {
 void Engine::take_samples(Tick t) {
   fold_tallies();
   while (next_sample_ <= t) {
-    const Tick at = next_sample_;
+    const Tick at = next_sample_ - 1;
     if (vm_time_.size() >= kMaxVmstatRows) {
       throw ConfigError("the vmstat series would have more than " + std::to_string(kMaxVmstatRows) +
                         " rows: raise interval_ns (now " + std::to_string(config_.interval_ns) +
@@ -343,10 +343,7 @@ void Engine::take_samples(Tick t) {
     vm_major_.push_back(static_cast<std::int64_t>(total.major_faults - vm_last_.major_faults));
     vm_swap_ins_.push_back(static_cast<std::int64_t>(total.swap_ins - vm_last_.swap_ins));
     vm_swap_outs_.push_back(static_cast<std::int64_t>(total.swap_outs - vm_last_.swap_outs));
-    const DeviceStats& st = device_.stats();
-    const SwapDevice::Busy busy = device_.queued_device()
-                                      ? device_.busy_until(at)
-                                      : SwapDevice::Busy{st.read_busy_ns, st.write_busy_ns};
+    const SwapDevice::Busy busy = device_.busy_until(at);
     const auto fraction = [&](Tick ns) {
       return static_cast<double>(ns) / static_cast<double>(at - vm_last_time_);
     };
@@ -402,12 +399,13 @@ Result Engine::finish() {
   Tick elapsed = 0;
   for (Tick f : finish_) elapsed = std::max(elapsed, f);
 
-  // vmstat: the rows due by the end (the loops take them at the next access, and the CPU
-  // time of zram at the last fault may pass some), then a last, partial interval.
-  sample_until(elapsed);
+  // vmstat: the rows of the intervals that end by the end (the loops take them at the next
+  // access, and the CPU time of zram at the last fault may pass some), then a last, partial
+  // interval.
+  sample_until(elapsed + 1);
   if (config_.interval_ns != 0 && elapsed > vm_last_time_) {
-    next_sample_ = elapsed;
-    sample_until(elapsed);
+    next_sample_ = elapsed + 1;
+    sample_until(elapsed + 1);
   }
   // Writes still queued when the last process ends are served after it.
   if (device_.queued_device()) device_.drain();

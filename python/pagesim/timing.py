@@ -55,7 +55,13 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
         interval), ``free_frames``, and for the interval ``faults``, ``major_faults``,
         ``swap_ins``, ``swap_outs``, ``device_busy`` (fraction of the interval the swap
         device was busy) and its parts ``device_read_busy`` and ``device_write_busy`` (serving
-        reads and writes). Empty when the run had ``interval_ns=0``.
+        reads and writes; zram: compressing and decompressing on the CPU). Empty when the run
+        had ``interval_ns=0``.
+
+        The row of time T covers (T - interval, T]: an access that ends at T counts in it. A
+        fault counts when its page is in (after its read or decompression), a swap-out when
+        its write is issued. Writes still queued when the last process ends are served after
+        the last row: in ``device_stats`` but in no row.
     """
     arrays = result.vmstat_arrays
     if arrays is None:

@@ -123,3 +123,63 @@ def test_results_pickle_with_every_view():
             assert u.vmstat_arrays is None
     with pytest.raises(pagesim.ConfigError, match="unsupported pickled Result state"):
         pagesim.Result.__new__(pagesim.Result).__setstate__((2,))
+
+
+def test_vmstat_counts_an_access_that_ends_on_a_row_in_that_row():
+    # 10 accesses of 100 ns each, no device: the 5th ends at 500 ns, the 10th at 1000 ns, the
+    # end of the run. Rows (0, 500] and (500, 1000] hold 5 faults each (every access is a
+    # first touch); the last access was lost when the run ended on a row's time.
+    t = pagesim.Trace.from_arrays(np.arange(10))
+    r = pagesim.simulate(t, "lru", frames=20, interval_ns=500)
+    df = r.vmstat()
+    assert list(df.index) == pytest.approx([500e-9, 1000e-9])
+    assert df["faults"].tolist() == [5, 5]
+    assert df["resident_1"].tolist() == [5, 10]
+    assert r.vmstat().equals(pagesim.simulate(t, OrderedLru(), frames=20, interval_ns=500).vmstat())
+
+
+class OrderedLru(pagesim.Policy):
+    """The virtual path (general loop) for the same run."""
+
+    def reset(self, num_pages, frames):
+        self.order = []
+
+    def on_fault(self, access, view):
+        self.order.append(access.page)
+
+    def select_victims(self, want, view):
+        return [self.order.pop(0) for _ in range(want)]
+
+
+def test_zram_busy_is_split_across_rows():
+    # W0 W1 W2 R0 in one frame, 100 ns an access; zram compresses in 10 us, decompresses in
+    # 3 us, on the faulting CPU:
+    #   W0 ends at 100 (first touch); W1 at 200: compress page 0 [200, 10200), then page 1 in;
+    #   W2 at 10300: compress page 1 [10300, 20300); R0 at 20400: compress page 2
+    #   [20400, 30400), decompress page 0 [30400, 33400): the end.
+    # Rows of 1 us: (0, 1000] busy 800 ns; up to 10000 busy all the time; (10000, 11000] 200 +
+    # 700; (20000, 21000] 300 + 600; (30000, 31000] 400 writing + 600 reading; then reading
+    # until the partial row (33000, 33400]. The whole CPU cost was booked in the row of the
+    # fault (device_busy 10.0).
+    t = pagesim.Trace.from_arrays(np.array([0, 1, 2, 0]), writes=np.array([1, 1, 1, 0]))
+    for policy in ("fifo", OrderedLru()):
+        r = pagesim.simulate(t, policy, frames=1, page_cluster=0, device="zram", interval_ns=1000)
+        df = r.vmstat()
+        assert len(df) == 34 and df.index[-1] == pytest.approx(33400e-9)
+        busy = df["device_busy"]
+        assert busy.max() <= 1.0
+        assert (busy.iloc[0], busy.iloc[10], busy.iloc[20]) == pytest.approx((0.8, 0.9, 0.9))
+        assert busy.iloc[1:10].tolist() == [1.0] * 9 and busy.iloc[21:].tolist() == [1.0] * 13
+        assert (df["device_write_busy"].iloc[30], df["device_read_busy"].iloc[30]) == pytest.approx((0.4, 0.6))
+        lengths = np.diff(np.concatenate([[0], df.index.to_numpy() * 1e9]))
+        assert (busy * lengths).sum() == pytest.approx(r.device_stats["busy_ns"]) == 33000
+        # A fault counts when its page is in: W1's at 10200 (row 11000), W2's at 20300 (row
+        # 21000), R0's at the end; a swap-out when its write starts (200, 10300, 20400).
+        faults = df["faults"]
+        assert faults[faults > 0].index.tolist() == pytest.approx([1000e-9, 11000e-9, 21000e-9, 33400e-9])
+        outs = df["swap_outs"]
+        assert outs[outs > 0].index.tolist() == pytest.approx([1000e-9, 11000e-9, 21000e-9])
+        # During a compression the page is still resident; during R0's decompression page 2 is
+        # gone and page 0 not yet in.
+        assert (df["free_frames"].iloc[5], df["free_frames"].iloc[31]) == (0, 1)
+        assert (df["resident_1"] + df["free_frames"] == 1).all()

@@ -144,8 +144,8 @@ class SwapDevice {
   std::size_t queued() const { return queue_.size(); }
   // When the device is (or was last) free to start the next request.
   Tick free_at() const { return free_at_; }
-  // Busy time in [0, t) serving reads and writes, for t not before the start of the last
-  // started request.
+  // Busy time in [0, t) serving reads and writes (zram: its CPU work), for t not before the
+  // start of the last started request.
   struct Busy {
     Tick read = 0, write = 0;
   };
@@ -154,6 +154,14 @@ class SwapDevice {
   std::uint64_t span() const { return span_; }
   // zram: CPU time of one page.
   Tick zram_ns(bool write) const { return write ? compress_ns_ : decompress_ns_; }
+  // zram: the CPU compresses (`write`) or decompresses from `start` for `ns`, after any work
+  // before it; what busy_until counts. Without a branch on ns = 0 (no work: nothing changes).
+  void cpu_work(Tick start, Tick ns, bool write) {
+    const bool work = ns != 0;
+    current_start_ = work ? start : current_start_;
+    current_write_ = work ? write : current_write_;
+    free_at_ = work ? start + ns : free_at_;
+  }
   // The longest one page can take to read or write as a request of its own (after the
   // farthest seek), in ns: a bound on what any page of IO adds to a run's time.
   double longest_page_ns() const {

@@ -195,6 +195,7 @@ class Engine {
   // that is not 0; arithmetic, so that a caller can pass 0 instead of branching on a page.
   void zram_cost(ProcId proc, bool write, Tick pages) {
     const Tick cost = pages * device_.zram_ns(write);
+    device_.cpu_work(now_, cost, write);
     proc_time_[proc].sys_ns += cost;
     now_ += cost;
     DeviceStats& st = device_.stats();
@@ -202,6 +203,11 @@ class Engine {
     (write ? st.pages_written : st.pages_read) += pages;
     st.busy_ns += cost;
     (write ? st.write_busy_ns : st.read_busy_ns) += cost;
+    // The rows of the intervals that end during it, with the work in progress (the page
+    // being compressed still resident, the one being decompressed not yet) and counted up
+    // to each row's end (SwapDevice::busy_until). Every other move of the clock takes its
+    // rows too, so none are due when it starts.
+    sample_until(now_);
   }
   // Frees p's swap slot (free_slot_on_swapin).
   void release_slot(PageId p);
@@ -237,7 +243,9 @@ class Engine {
     sample_until(t);
     now_ = t;
   }
-  // Takes the vmstat rows due by time t.
+  // Takes the vmstat rows due by time t: those of the intervals that ended before t. The row
+  // of time T covers (T - interval_ns, T]: an access that ends at T counts in it, so it is
+  // taken at the first instant after T (next_sample_ is T + 1).
   void sample_until(Tick t) {
     if (next_sample_ <= t) take_samples(t);
   }
@@ -765,6 +773,7 @@ __attribute__((noinline)) void Engine::fault_plain_io(P& policy, std::size_t i, 
     }
     bits[v].value = evicted(victim_bits);
     --resident_;
+    resident_of_[0] = static_cast<std::int64_t>(resident_);  // a vmstat row may come next
     policy.on_evict(v, view);
   }
   const int page = bits[p].value;
@@ -939,7 +948,7 @@ Result Engine::run(P& policy) {
   policy.reset(trace_.num_pages(), config_.frames);
   tick_ns_ = traits.tick_ns;
   next_tick_ = tick_ns_ == 0 ? kNoTime : tick_ns_;
-  next_sample_ = config_.interval_ns == 0 ? kNoTime : config_.interval_ns;
+  next_sample_ = config_.interval_ns == 0 ? kNoTime : config_.interval_ns + 1;
   set_next_event();
   if constexpr (detail::HasSelectVictim<P>::value) {
     if (plain(traits)) {
