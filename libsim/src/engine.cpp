@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <sstream>
 #include <utility>
 
 #include "pagesim/timing.hpp"
@@ -95,11 +96,14 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
       static_cast<double>(trace.size()) *
       (static_cast<double>(config_.cpu_ns) + pages_moved * device_.longest_page_ns());
   if (longest >= 0x1p63) {
-    const std::string what = config_.device.kind == DeviceKind::kNone
-                                 ? "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns)
-                                 : "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns) +
-                                       " with device '" + config_.device.name +
-                                       "' and its device_* times";
+    // Name what makes it long: cpu_ns alone, or the device's figures.
+    std::string what = "parameter 'cpu_ns' = " + std::to_string(config_.cpu_ns);
+    if (static_cast<double>(trace.size()) * static_cast<double>(config_.cpu_ns) < 0x1p62) {
+      std::ostringstream longest_page;
+      longest_page << device_.longest_page_ns();
+      what = "device '" + config_.device.name + "' with its figures (device_*: one page can take " +
+             longest_page.str() + " ns)";
+    }
     throw ConfigError(what + " could make this run of " + std::to_string(trace.size()) +
                       " accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
   }

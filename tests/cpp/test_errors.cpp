@@ -144,9 +144,8 @@ TEST_CASE(
           run(t, "lru", 2,
               Params{{"device", std::string("hdd-2002")}, {"device_transfer_mb_s", 1e-12}});
         }) ==
-        "parameter 'cpu_ns' = 100 with device 'hdd-2002' and its device_* times could make this "
-        "run of 6 "
-        "accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
+        "device 'hdd-2002' with its figures (device_*: one page can take 4.096e+18 ns) could make "
+        "this run of 6 accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
   // 6 accesses of 2^40 ns are 6.6e12 ns: fine; 2^63 / 2^40 = 8.4 million of them are not.
   CHECK(simulate(t, "lru", Params{{"frames", std::int64_t{2}}, {"cpu_ns", std::int64_t{1} << 40}})
             .time.elapsed_ns == 6 * (std::uint64_t{1} << 40));
