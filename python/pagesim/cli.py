@@ -261,8 +261,19 @@ def cmd_mrc(args: argparse.Namespace) -> int:
 
 
 def cmd_policies(args: argparse.Namespace) -> int:
-    for name, description in sorted(pagesim.policies().items()):
-        print(f"{name:<16} {description}")
+    if not args.names:
+        for name, description in sorted(pagesim.policies().items()):
+            print(f"{name:<16} {description}")
+        return 0
+    described = pagesim.policies()
+    for k, name in enumerate(args.names):
+        params = pagesim.policy_parameters(name)  # an unknown name is an error naming the closest
+        print(("\n" if k else "") + f"{name}: {described[name]}")
+        if not params:
+            print("  no parameters of its own")
+        width = max(map(len, params), default=0)
+        for key, what in params.items():
+            print(f"  -P {key:<{width}}  {what}")
     return 0
 
 
@@ -419,7 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="engine or policy parameter for simulated policies (repeatable)")
     curve.set_defaults(func=cmd_mrc)
 
-    policies = sub.add_parser("policies", help="list the registered policies")
+    policies = sub.add_parser("policies", help="list the registered policies, or the parameters of some")
+    policies.add_argument("names", nargs="*", metavar="NAME",
+                          help="list these policies' own parameters: kind, range or choices, default")
     policies.set_defaults(func=cmd_policies)
 
     demo = sub.add_parser("demo", help="qsbench: real policies against the prescient bracket")

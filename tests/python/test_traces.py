@@ -235,3 +235,14 @@ def test_cli_info_names_the_format_option(tmp_path):
     r = cli("info", str(bare), check=False)
     assert r.returncode == 2 and "name the format (--format oracle for libCacheSim oracleGeneral)" in r.stderr
     assert "accesses   3" in cli("info", str(bare), "--format", "oracle").stdout
+
+
+def test_cli_policies_lists_parameters():
+    out = cli("policies", "random", "lru").stdout
+    assert out == ("random: uniformly random resident page (seeded)\n"
+                   "  -P seed  integer from 0 to 9223372036854775807 (default 1)\n"
+                   "\n"
+                   "lru: least recently used (exact; recency stamps in a bitmap)\n"
+                   "  no parameters of its own\n")
+    r = cli("policies", "lur", check=False)
+    assert r.returncode == 2 and "unknown policy 'lur': did you mean 'lru'?" in r.stderr
