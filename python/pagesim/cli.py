@@ -64,6 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not args.vmstat:
         params.setdefault("interval_ns", 0)  # no series to print: none to keep
     # The policy's own parameters win over -P, as in sweep.
+    _note_exits({" + ".join(args.trace): trace}, {**params, **own})
     result = pagesim.simulate(trace, policy, frames=args.frames, **{**params, **own})
     label = policy + (f"({','.join(f'{k}={v}' for k, v in sorted(own.items()))})" if own else "")
     print(f"# {' + '.join(args.trace)}: {len(trace)} accesses, {trace.num_pages} pages; "
@@ -128,6 +129,18 @@ def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
     return {path: path if args.dask and default_read else _load(args, path) for path in args.trace}
 
 
+def _note_exits(traces: dict[str, Any], params: dict[str, Any]) -> None:
+    """A process whose accesses end before its trace's keeps its memory unless the run frees
+    it (free_on_exit, off by default): a note on stderr when a run could be either."""
+    if "free_on_exit" in params:
+        return
+    for name, t in traces.items():
+        if isinstance(t, pagesim.Trace) and t.num_procs > 1:
+            print(f"pagesim: note: {name} has {t.num_procs} processes; those that finish before the "
+                  f"last keep their memory: -P free_on_exit=true frees it as each exits",
+                  file=sys.stderr)
+
+
 def _sweep_columns(args: argparse.Namespace, params: dict[str, Any]) -> list[str]:
     """The columns to print, checked before the sweep runs against those of a sweep's table
     (every run reports the same fields, so a one-access run shows them) and elapsed_s."""
@@ -182,7 +195,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         import distributed
         client = distributed.Client(args.dask)
     try:
-        df = pagesim.sweep(_sweep_traces(args), policies=policies, jobs=args.jobs, client=client,
+        traces = _sweep_traces(args)
+        _note_exits(traces, params)
+        df = pagesim.sweep(traces, policies=policies, jobs=args.jobs, client=client,
                            **sizes, **params)
     finally:
         if client is not None:

@@ -246,3 +246,18 @@ def test_cli_policies_lists_parameters():
                    "  no parameters of its own\n")
     r = cli("policies", "lur", check=False)
     assert r.returncode == 2 and "unknown policy 'lur': did you mean 'lru'?" in r.stderr
+
+
+def test_cli_notes_that_finished_processes_keep_their_memory(tmp_path):
+    # qsbench -p 2: two sorts that end one after the other; replayed without free_on_exit the
+    # first one's array stays in memory, which changes every count. A note says so, once.
+    path = tmp_path / "q2.pgt"
+    pagesim.generate("qsbench", mib=1, procs=2).save(path)
+    note = (f"pagesim: note: {path} has 2 processes; those that finish before the last keep "
+            f"their memory: -P free_on_exit=true frees it as each exits\n")
+    assert cli("run", str(path), "--frames", "300").stderr == note
+    assert cli("sweep", str(path), "--policies", "lru", "--fractions", "0.5").stderr == note
+    assert cli("run", str(path), "--frames", "300", "-P", "free_on_exit=false").stderr == ""
+    single = tmp_path / "q1.pgt"
+    pagesim.generate("qsbench", mib=1).save(single)
+    assert cli("run", str(single), "--frames", "100").stderr == ""
