@@ -154,13 +154,12 @@ class SwapDevice {
   std::uint64_t span() const { return span_; }
   // zram: CPU time of one page.
   Tick zram_ns(bool write) const { return write ? compress_ns_ : decompress_ns_; }
-  // zram: the CPU compresses (`write`) or decompresses from `start` for `ns`, after any work
-  // before it; what busy_until counts. Without a branch on ns = 0 (no work: nothing changes).
+  // zram: the CPU compresses (`write`) or decompresses from `start` for `ns` (0: none), after
+  // any work before it; what busy_until counts.
   void cpu_work(Tick start, Tick ns, bool write) {
-    const bool work = ns != 0;
-    current_start_ = work ? start : current_start_;
-    current_write_ = work ? write : current_write_;
-    free_at_ = work ? start + ns : free_at_;
+    current_start_ = start;
+    current_write_ = write;
+    free_at_ = start + ns;
   }
   // The longest one page can take to read or write as a request of its own (after the
   // farthest seek), in ns: a bound on what any page of IO adds to a run's time.

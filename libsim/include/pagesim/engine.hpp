@@ -205,8 +205,9 @@ class Engine {
     (write ? st.write_busy_ns : st.read_busy_ns) += cost;
     // The rows of the intervals that end during it, with the work in progress (the page
     // being compressed still resident, the one being decompressed not yet) and counted up
-    // to each row's end (SwapDevice::busy_until). Every other move of the clock takes its
-    // rows too, so none are due when it starts.
+    // to each row's end (SwapDevice::busy_until), before the next work replaces this one as
+    // the device's last. Every other move of the clock takes its rows too, so none are due
+    // when it starts.
     sample_until(now_);
   }
   // Frees p's swap slot (free_slot_on_swapin).
