@@ -192,13 +192,22 @@ def test_keyboard_interrupt_from_progress_stops_the_sweep():
 
 
 def test_sigint_stops_the_sweep():
+    # SIGINT from outside while the native threads run: sent a moment after the first
+    # progress report (a fixed delay from the start failed when the sweep had already ended,
+    # 0.3 s on an idle machine).
     t, kw = _long_sweep_args()
+    kw["frames"] = list(range(100, 20_000, 25))  # 2388 runs: seconds, not 0.1 s
     calls = []
-    timer = threading.Timer(0.3, signal.raise_signal, args=(signal.SIGINT,))
-    timer.start()
+    timer = threading.Timer(0.05, signal.raise_signal, args=(signal.SIGINT,))
+
+    def progress(done, total):
+        if not calls:
+            timer.start()
+        calls.append(done)
+
     try:
         with pytest.raises(KeyboardInterrupt):
-            pagesim.sweep(t, progress=lambda done, total: calls.append(done), **kw)
+            pagesim.sweep(t, progress=progress, **kw)
     finally:
         timer.cancel()
     assert calls and calls[-1] < 3 * len(kw["frames"])
