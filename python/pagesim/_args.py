@@ -1,8 +1,10 @@
 """Checks of plain Python arguments in the engine's words: a bad value is a ConfigError that
 names the key and what is allowed, not a TypeError from the binding, nor a value that int()
 or bool() silently changed (2.7 frames, free_on_exit="false")."""
+import difflib
 import math
 import numbers
+from typing import Sequence
 
 import numpy as np
 
@@ -34,3 +36,14 @@ def positive(key: str, value) -> float:
             or not 0 < value < math.inf:
         raise _core.ConfigError(f"parameter '{key}' must be a finite number above 0, got {value!r}")
     return float(value)
+
+
+def unknown(what: str, name: str, known: Sequence[str], listed: str = "known",
+            context: str = "") -> _core.ConfigError:
+    """The error for a name not among ``known``, with the closest one and all of them:
+    ``unknown policy 'lur': did you mean 'lru'? (known: ...)``; ``context`` follows the name."""
+    msg = f"unknown {what} {name!r}{context}"
+    near = difflib.get_close_matches(name, known, n=1)
+    if near:
+        msg += f": did you mean {near[0]!r}?"
+    return _core.ConfigError(f"{msg} ({listed}: {', '.join(known)})")

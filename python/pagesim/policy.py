@@ -13,12 +13,11 @@ accesses, then port it to one ``policies/*.cpp`` file.
 """
 from __future__ import annotations
 
-import difflib
 import inspect
 import warnings
 from typing import Any, Callable, Dict, Union
 
-from . import _core
+from . import _args, _core
 from ._core import Access, PageKind, PageTableView, PolicyError, PolicyTraits, ConfigError
 
 __all__ = ["Access", "PageKind", "PageTableView", "Policy", "PolicyTraits", "register_policy",
@@ -143,13 +142,8 @@ def check_name(name: str) -> None:
     """A ConfigError for a name that is neither a built-in nor a registered Python policy,
     with the closest of both kinds and all of them."""
     known = sorted({*dict(_core.policies()), *_registry})
-    if name in known:
-        return
-    msg = f"unknown policy {name!r}"
-    near = difflib.get_close_matches(name, known, n=1)
-    if near:
-        msg += f": did you mean {near[0]!r}?"
-    raise ConfigError(f"{msg} (known: {', '.join(known)})")
+    if name not in known:
+        raise _args.unknown("policy", name, known)
 
 
 def is_python_policy(policy: Any) -> bool:
@@ -192,11 +186,7 @@ def split_params(name: str, factory: PolicyFactory, params: Dict[str, Any]):
         if bad is None:
             raise ConfigError(f"policy '{name}': missing or bad parameters {sorted(own)}; "
                               f"the factory's signature is {signature}") from None
-        msg = f"unknown parameter '{bad}' for policy '{name}'"
-        near = difflib.get_close_matches(bad, known, n=1)
-        if near:
-            msg += f": did you mean '{near[0]}'?"
-        raise ConfigError(msg + f" (known: {', '.join(known)})") from None
+        raise _args.unknown("parameter", bad, known, context=f" for policy '{name}'") from None
     return engine, own
 
 

@@ -17,7 +17,6 @@ counts, and claims that fail with a readable table::
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import pandas as pd
@@ -289,8 +288,4 @@ def assert_at_most(trace: Any, frames: int, policy: PolicyLike, baseline: Policy
 def _check_counter(name: str) -> None:
     known = pagesim.counter_names()
     if name not in known:
-        msg = f"unknown counter {name!r}"
-        near = difflib.get_close_matches(name, known, n=1)
-        if near:
-            msg += f": did you mean {near[0]!r}?"
-        raise pagesim.ConfigError(f"{msg} (counters: {', '.join(known)})")
+        raise _args.unknown("counter", name, known, "counters")
