@@ -3,17 +3,22 @@
 // IBM Systems Journal 5(2), 1966; optimal in faults for demand paging (Mattson et al. 1970).
 //
 // Ties only arise between pages that are never used again. Among those, prefer a clean page
-// (evicting it costs no write), then the lowest page id: MIN's fault count is unchanged and
-// no tie-break gives fewer swap-outs at that point.
+// (evicting it costs no write), then a dirty file page (a write to its file, not a swap-out),
+// then a dirty anonymous page, each the lowest page id first: MIN's fault count is unchanged
+// and no tie-break gives fewer swap-outs or fewer writes at that point.
 //
 //   on every access at time t to page p, with next use u:
 //     if p was resident: remove its old key, which is t (its previous access's next use)
-//     u finite: insert u into `upcoming`;  u never: insert p into never_clean or never_dirty
-//   select victim: the lowest page of never_clean, else of never_dirty, else the page of
-//                  the largest time in `upcoming` (page = trace[u]: each time has one page)
+//     u finite: insert u into `upcoming`;
+//     u never: insert p into never_[clean], never_[file] (dirty) or never_[anon] (dirty)
+//   select victim: the lowest page of the first non-empty never_ set in that order, else the
+//                  page of the largest time in `upcoming` (page = trace[u]: one page a time)
 //
 // Keys are access times, so `upcoming` is a bit set over time (BitTree): O(1)-ish insert,
 // erase and max, one bit per access instead of a heap of (key, page) entries.
+#include <algorithm>
+#include <iterator>
+
 #include "pagesim/bit_tree.hpp"
 #include "pagesim/registry.hpp"
 
@@ -26,8 +31,7 @@ class Belady final : public Policy {
 
   PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/true}; }
   void reset(std::size_t num_pages, std::size_t /*frames*/) override {
-    never_clean_.reset(num_pages);
-    never_dirty_.reset(num_pages);
+    for (BitTree& set : never_) set.reset(num_pages);
     pages_ = nullptr;
   }
   void on_hit(const Access& a, PageTableView view) override {
@@ -45,15 +49,14 @@ class Belady final : public Policy {
   // (prescient runs replay in trace order); an evicted one left every set.
   void on_free(PageId p, PageTableView view) override {
     if (!view.resident(p)) return;
-    never_clean_.erase(p);
-    never_dirty_.erase(p);
+    for (BitTree& set : never_) set.erase(p);
   }
   void select_victims(std::size_t want, PageTableView, VictimList& out) override {
     while (out.size() < want) {
-      if (!never_clean_.empty()) {
-        out.push_back(take_min(never_clean_));
-      } else if (!never_dirty_.empty()) {
-        out.push_back(take_min(never_dirty_));
+      BitTree* never = std::find_if(std::begin(never_), std::end(never_),
+                                    [](const BitTree& set) { return !set.empty(); });
+      if (never != std::end(never_)) {
+        out.push_back(take_min(*never));
       } else if (!upcoming_.empty()) {
         const std::size_t t = upcoming_.max();
         upcoming_.erase(t);
@@ -68,8 +71,10 @@ class Belady final : public Policy {
   void insert(const Access& a, PageTableView view) {
     if (a.next_use != kNever) {
       upcoming_.insert(a.next_use);
+    } else if (!view.dirty(a.page)) {
+      never_[kClean].insert(a.page);
     } else {
-      (view.dirty(a.page) ? never_dirty_ : never_clean_).insert(a.page);
+      never_[view.kind(a.page) == PageKind::kFile ? kFile : kAnon].insert(a.page);
     }
   }
   static PageId take_min(BitTree& set) {
@@ -78,9 +83,10 @@ class Belady final : public Policy {
     return p;
   }
 
+  // Pages never used again, by what evicting them costs.
+  enum { kClean, kFile, kAnon };
   BitTree upcoming_;
-  BitTree never_clean_;
-  BitTree never_dirty_;
+  BitTree never_[3];
   const PageId* pages_ = nullptr;
 };
 

@@ -4,7 +4,8 @@
 //
 //   n_d - t > (1 + w) * (n_c - t)
 //
-// else c. w = 0 is MIN with clean-first ties (`belady`), w = infinity is `belady_clean_first`;
+// else c. "Clean" is any page whose eviction is no swap-out (a dirty file page too). w = 0
+// makes MIN's faults and `belady`'s swap-outs, w = infinity is `belady_clean_first`;
 // in between it trades a swap-out now against the extra faults (and the evictions they force
 // later) of evicting a clean page that is needed soon. A next use of "never" counts as the end
 // of the trace. This is the weighted form of furthest-first for writeback-aware caching, where

@@ -191,7 +191,8 @@ struct NaiveRandom : NaivePolicy {
 };
 
 // Farthest next use by scanning the trace forward; ties (never used again): clean first,
-// then lowest page id.
+// then dirty file pages (a file write), then dirty anonymous ones (a swap-out), then lowest
+// page id.
 struct NaiveBelady : NaivePolicy {
   const Trace& trace;
   std::size_t now = 0;
@@ -210,9 +211,12 @@ struct NaiveBelady : NaivePolicy {
           break;
         }
       }
-      const bool better = next > best_next ||
-                          (next == best_next && !dirty[q] && dirty[best]) ||
-                          (next == best_next && dirty[q] == dirty[best] && q < best);
+      // What evicting it writes: 0 nothing, 1 its file, 2 a swap slot.
+      const auto cost = [&](PageId r) {
+        return !dirty[r] ? 0 : trace.page_kind(r) == PageKind::kFile ? 1 : 2;
+      };
+      const bool better = next > best_next || (next == best_next && cost(q) < cost(best)) ||
+                          (next == best_next && cost(q) == cost(best) && q < best);
       if (q == resident.front() || better) {
         best = q;
         best_next = next;

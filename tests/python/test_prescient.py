@@ -201,3 +201,19 @@ def test_the_bracket_knows_about_exits():
     assert pagesim.prescient.swap_out_lower_bound(t, frames=8) > 5
     df = pagesim.prescient_ratio(t, policies=["lru", "fifo"], frames=[8], free_on_exit=True)
     assert list(df["swap_outs"]) == [5, 5]
+
+
+def test_belady_evicts_a_dirty_file_page_before_a_dirty_anonymous_one():
+    # W1 (anonymous) W2 (file) R3, two frames: at R3 pages 1 and 2 are both never used again.
+    # Evicting the file page writes its file; evicting page 1 would be a swap-out that no
+    # policy needs (the lower bound and the exact optimum are 0).
+    t = pagesim.Trace.from_arrays(np.array([1, 2, 3]), writes=np.array([1, 1, 0]),
+                                  kinds=np.array([0, 1, 0]))
+    r = pagesim.simulate(t, "belady", frames=2, **pagesim.TEXTBOOK)
+    assert (r["faults"], r["swap_outs"], r["file_writes"]) == (3, 0, 1)
+    assert ps.swap_out_lower_bound(t, frames=2) == 0
+    # And a clean page before either: R3 W1 W2 R4 evicts page 3.
+    t = pagesim.Trace.from_arrays(np.array([3, 1, 2, 4]), writes=np.array([0, 1, 1, 0]),
+                                  kinds=np.array([0, 0, 1, 0]))
+    r = pagesim.simulate(t, "belady", frames=3, **pagesim.TEXTBOOK)
+    assert (r["evictions_clean"], r["swap_outs"], r["file_writes"]) == (1, 0, 0)
