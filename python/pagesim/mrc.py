@@ -50,7 +50,10 @@ def shards_mrc(trace, *, rate: Optional[float] = None, max_pages: Optional[int] 
 
     Give either ``rate`` (fixed-rate sampling of pages by hash, with the SHARDS_adj
     correction) or ``max_pages`` (fixed-size sample: the rate drops as pages arrive). Returns
-    estimated faults for F = 0..footprint as floats. The README states the measured error.
+    estimated faults for F = 0..footprint as floats, clamped to [0, accesses] (the correction
+    can overshoot). The README states the measured error on 10 million accesses; with few
+    sampled pages (a small trace, a low rate) the estimate is coarse and can be all 0 or all
+    accesses: 40 accesses over 5 pages at rate 0.5 give [40, 0, 0, 0, 0, 0] for seed 1.
     """
     t = _trace(trace)
     if (rate is None) == (max_pages is None):

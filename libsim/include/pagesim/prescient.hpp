@@ -27,7 +27,8 @@ namespace pagesim {
 // scheduling of several processes the replay order differs and the bound is for the trace
 // order only). O(W log W) for W writes. The proof is in prescient.cpp and in the
 // README ("Prescient bracket"). With `free_on_exit` (the engine's key) a page's last write
-// segment ends at its process's last access, when the exit frees it.
+// segment ends with its process's last access (it holds a frame through that access), when
+// the exit frees it.
 std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames,
                                    bool free_on_exit = false);
 
