@@ -46,7 +46,10 @@ void SweepRunner::work() {
     } catch (...) {
       // The first error stops the sweep: the caller gets it instead of a partial table.
       std::lock_guard<std::mutex> lock(mutex_);
-      if (!error_) error_ = std::current_exception();
+      if (!error_) {
+        error_ = std::current_exception();
+        error_job_ = k;
+      }
       cancel();
     }
     done_.fetch_add(1, std::memory_order_relaxed);

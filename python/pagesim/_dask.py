@@ -25,8 +25,8 @@ def _worker_run(trace: Any, policy: Any, frames: Optional[int], fraction: Option
 
 def _summary(trace: Any, policy: Any, frames: Optional[int], fraction: Optional[float],
              params: Dict[str, Any]) -> Tuple[int, Dict[str, Any]]:
+    """(num_pages, summary): the summary is all a row needs."""
     num_pages, result = _worker_run(trace, policy, frames, fraction, params)
-    # A Result is not picklable; its summary is all a row needs.
     return num_pages, result.summary()
 
 
@@ -59,24 +59,37 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
             raise ConfigError(f"a Policy instance ({label}) cannot be sent to Dask workers; register "
                               "its class with pagesim.register_policy and pass the name")
         if _policy.is_python_policy(p):
-            p = (p, _policy.registered()[p])
+            factory = _policy.registered()[p]
+            if isinstance(factory, type) and factory.__module__ == "__main__":
+                # Pickled by value, a subclass of the binding's Policy cannot be rebuilt.
+                raise ConfigError(f"policy {label}: class {factory.__qualname__} is defined in __main__ "
+                                  "(a script or notebook), which Dask workers cannot rebuild: define it "
+                                  "in a module they can import and register it from there")
+            p = (p, factory)
         sent.append((label, p, own))
 
-    tasks = []  # (trace name, label, fraction, combo, future)
+    tasks = []  # (trace name, label, memory size, fraction, combo, future)
     for combo in combos:
         for (name, _), handle in zip(named, handles):
             for label, p, own in sent:
                 for f, fraction in sizes:
                     future = client.submit(_summary, handle, p, f, fraction,
-                                           {**params, **combo, **own}, pure=False)
-                    tasks.append((name, label, fraction, combo, future))
-    futures = [t[4] for t in tasks]
+                                           _sweep.run_params(params, combo, own), pure=False)
+                    size = f"{f} frames" if f is not None else f"fraction {fraction:g}"
+                    tasks.append((name, label, size, fraction, combo, future))
+    futures = [t[-1] for t in tasks]
     reporter = _sweep._Reporter(len(tasks), progress)
+    task_of = {future.key: task for task, future in zip(tasks, futures)}
     try:
         from distributed import as_completed
 
         done = 0
-        for _ in as_completed(futures):
+        for future in as_completed(futures):
+            if future.status == "error":  # the first failure stops the sweep
+                name, label, size, _, combo, _ = task_of[future.key]
+                error = future.exception()
+                client.cancel(futures)
+                raise _sweep.in_run(error, name, label, size, combo) from None
             done += 1
             reporter(done)
         outputs = client.gather(futures)
@@ -86,4 +99,4 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
     finally:
         reporter.close()
     return [_sweep._row(name, label, fraction, num_pages, _Summary(summary), combo)
-            for (name, label, fraction, combo, _), (num_pages, summary) in zip(tasks, outputs)]
+            for (name, label, _, fraction, combo, _), (num_pages, summary) in zip(tasks, outputs)]

@@ -27,7 +27,11 @@ Progress = Union[None, bool, Callable[[int, int], Any]]
 def _load_cached(path: str) -> Trace:
     """A worker's copy of the trace at ``path``, loaded again when the file changed (a save
     replaces it: a new inode and modification time)."""
-    st = os.stat(path)
+    try:
+        st = os.stat(path)
+    except OSError:  # load's own error names the file, as without Dask
+        from . import load
+        return load(path)
     return _load_version(path, (st.st_ino, st.st_mtime_ns, st.st_size))
 
 
@@ -143,6 +147,25 @@ def _run_job(trace: Trace, policy: Union[str, _core.Policy], frames: int,
     return _core.simulate(trace, policy, p)
 
 
+def run_params(params: Dict[str, Any], combo: Dict[str, Any], own: Dict[str, Any]) -> Dict[str, Any]:
+    """The parameters of one run. A row uses the result's summary, not its vmstat series:
+    none is kept unless asked for (it grows with virtual time, and a sweep holds every run's
+    result until the end)."""
+    return {"interval_ns": 0, **params, **combo, **own}
+
+
+def in_run(error: BaseException, trace: str, label: str, size: str,
+           combo: Dict[str, Any]) -> BaseException:
+    """``error`` of one run, saying which (``size``: "500 frames"): a pagesim error's message
+    gets the run, any other exception (a Python policy's own) a note."""
+    where = f"the sweep's run of {label} on {trace} at {size}" + "".join(
+        f", {k}={v}" for k, v in combo.items())
+    if isinstance(error, _core.Error):
+        return type(error)(f"{error} (in {where})")
+    error.add_note(f"in {where}")
+    return error
+
+
 class _Reporter:
     """Progress for a sweep: a callback, a tqdm bar, or a bar that appears after a moment."""
 
@@ -161,6 +184,7 @@ class _Reporter:
             self.progress = False
             return
         self.bar = tqdm(total=self.total, initial=done, desc="sweep", unit="run", leave=True)
+        self.bar.start_t -= time.monotonic() - self.start  # its clock from the sweep's start
 
     def __call__(self, done: int) -> None:
         if callable(self.progress) and self.progress is not True:
@@ -223,7 +247,9 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     Raises
     ------
     ConfigError, TraceFormatError, PolicyError
-        From the first failing run; the rest of the sweep is cancelled.
+        From the first failing run, its message ending with the run: "(in the sweep's run of
+        lru on q.pgt at 500 frames, device=nvme)"; the rest of the sweep is cancelled (on Dask
+        too). An exception of a Python policy's own code comes as it is, with that note.
     KeyboardInterrupt
         Ctrl-C stops the sweep within about a tenth of a second plus the runs in progress;
         the interpreter remains usable.
@@ -249,8 +275,7 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
             for label, p, own in specs:
                 for f, fraction in sizes:
                     nframes = f if f is not None else frames_for(fraction, trace.num_pages)
-                    run_params = {**params, **combo, **own}
-                    grid.append((ti, label, p, nframes, fraction, run_params, combo))
+                    grid.append((ti, label, p, nframes, fraction, run_params(params, combo, own), combo))
 
     native = [k for k, g in enumerate(grid) if not _policy.is_python_policy(g[2])]
     python = [k for k, g in enumerate(grid) if _policy.is_python_policy(g[2])]
@@ -260,24 +285,32 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
                                [(grid[k][0], grid[k][2], dict(grid[k][5], frames=grid[k][3]))
                                 for k in native],
                                threads=jobs or os.cpu_count() or 1)
+    failed = None  # the grid index of a run that raised
     try:
         finished_python = 0
         for k in python:
-            ti, _, p, nframes, _, run_params, _ = grid[k]
-            results[k] = _run_job(loaded[ti][1], p, nframes, run_params)
+            ti, _, p, nframes, _, job_params, _ = grid[k]
+            failed = k
+            results[k] = _run_job(loaded[ti][1], p, nframes, job_params)
+            failed = None
             finished_python += 1
             reporter(runner.done + finished_python)
         while not runner.wait(_POLL):
             reporter(runner.done + finished_python)
+        if runner.failed_job < len(native):
+            failed = native[runner.failed_job]
         for k, r in zip(native, runner.results()):
             results[k] = r
         reporter(len(grid))
-    except BaseException:
+    except BaseException as e:
         # Ctrl-C or a failing run: no new run starts; wait (GIL released) for those in flight.
         runner.cancel()
         while not runner.wait(_POLL):
             pass
-        raise
+        if failed is None or not isinstance(e, Exception):
+            raise
+        ti, label, _, nframes, _, _, combo = grid[failed]
+        raise in_run(e, loaded[ti][0], label, f"{nframes} frames", combo) from None
     finally:
         reporter.close()
 

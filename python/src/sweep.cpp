@@ -30,6 +30,7 @@ void register_sweep(py::module_& m) {
       .def_property_readonly("threads", &SweepRunner::threads)
       .def_property_readonly("done", &SweepRunner::done)
       .def_property_readonly("cancelled", &SweepRunner::cancelled)
+      .def_property_readonly("failed_job", &SweepRunner::failed_job)
       .def("cancel", &SweepRunner::cancel)
       .def(
           "wait",

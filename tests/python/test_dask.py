@@ -104,3 +104,29 @@ def test_simulate_submitted_to_dask_returns_a_result(client, tmp_path):
     local = pagesim.simulate(str(path), "lru", frames=20, device="nvme")
     assert remote.summary() == local.summary() and remote.counters["swap_outs"] > 0
     assert remote.vmstat().equals(local.vmstat())
+
+
+def test_dask_stops_at_the_first_failing_run_and_names_it(client, tmp_path):
+    # A missing file fails at once; the sweep raises then instead of after the other trace's
+    # runs. The error is load's own (as without Dask: it was a FileNotFoundError), naming the
+    # run (any of the missing file's).
+    big = tmp_path / "big.pgt"
+    pagesim._core.generate_zipf(300_000, 20_000, 0.9, 0.3, 1).save(big)
+    missing = str(tmp_path / "nope.pgt")
+    with pytest.raises(pagesim.TraceFormatError,
+                       match=r"nope.pgt:0: cannot open.*\(in the sweep's run of \w+ on .*nope.pgt at \d+ frames\)"):
+        pagesim.sweep([missing, str(big)], policies=["lru", "clock", "fifo", "lirs"],
+                      frames=[5, 50, 500, 5000, 10_000], client=client, progress=False)
+
+
+def test_dask_refuses_a_policy_class_of_main(client):
+    # A class defined in a script or notebook (module __main__) cannot be rebuilt by a worker.
+    from test_policy import OrderedDictLRU
+
+    Scripted = type("Scripted", (OrderedDictLRU,), {"__module__": "__main__"})
+    pagesim.register_policy("scripted", Scripted, replace=True)
+    try:
+        with pytest.raises(pagesim.ConfigError, match="class Scripted is defined in __main__"):
+            pagesim.sweep(random_trace(2), policies=["scripted"], frames=[5], client=client)
+    finally:
+        pagesim.unregister_policy("scripted")

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import pagesim
-from conftest import random_trace
+from conftest import OrderedDictLRU, random_trace
 
 POLICIES = ["lru", "fifo", "clock", "random", "belady"]
 
@@ -235,3 +235,21 @@ def test_a_worker_loads_a_trace_file_again_when_it_changed(tmp_path):
     assert sweeps._load_cached(path) is sweeps._load_cached(path)
     pagesim.generate("loop", accesses=9000, pages=50).save(path)
     assert len(sweeps._load_cached(path)) == 9000
+
+
+def test_a_failing_run_is_named():
+    # 10 swap slots: the run at 5 frames fills them (lru and fifo alike), the one at 10**4
+    # frames (more than the footprint) swaps nothing. The error says which run.
+    t = random_trace(1)
+    with pytest.raises(pagesim.ConfigError, match=r"swap is full.*\(in the sweep's run of fifo on numpy "
+                                                  r"at 5 frames, device=nvme\)"):
+        pagesim.sweep(t, policies=["fifo"], frames=[10_000, 5], swap_slots=10, device=["nvme"],
+                      progress=False)
+
+    class Broken(OrderedDictLRU):
+        def select_victims(self, want, view):
+            raise RuntimeError("out of ideas")
+
+    with pytest.raises(RuntimeError, match="out of ideas") as info:
+        pagesim.sweep(t, policies=[Broken()], frames=[10_000, 7], progress=False)
+    assert info.value.__notes__[-1] == "in the sweep's run of Broken on numpy at 7 frames"

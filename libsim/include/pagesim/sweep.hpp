@@ -61,6 +61,11 @@ class SweepRunner {
   // Waits, then returns the results in job order. Rethrows the first error a job raised (the
   // other jobs are cancelled when one fails); throws Error if the sweep was cancelled.
   std::vector<Result> results();
+  // The job whose error results() rethrows, or size() if none failed.
+  std::size_t failed_job() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return error_ ? error_job_ : jobs_.size();
+  }
 
  private:
   void work();
@@ -75,6 +80,7 @@ class SweepRunner {
   std::condition_variable finished_cv_;
   std::size_t finished_threads_ = 0;
   std::exception_ptr error_;
+  std::size_t error_job_ = 0;
   std::vector<std::thread> threads_;
 };
 
