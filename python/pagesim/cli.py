@@ -35,6 +35,9 @@ def _params(pairs: Sequence[str], axes: bool = False, option: str = "-P") -> dic
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise pagesim.ConfigError(f"{option} expects KEY=VALUE, got {pair!r}")
+        if key in out:
+            several = " (sweep: several values comma-separated, -P key=a,b)" if axes else ""
+            raise pagesim.ConfigError(f"{option} {key} is given twice: give it once{several}")
         out[key] = [_value(v) for v in value.split(",")] if axes and "," in value else _value(value)
     return out
 

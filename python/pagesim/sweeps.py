@@ -119,8 +119,10 @@ def frames_for(fraction: float, num_pages: int) -> int:
 
 
 def _param_combos(params: Dict[str, Any], specs) -> List[Dict[str, Any]]:
-    """The values of the parameters given as lists (grid axes), one dict per combination."""
-    axes = {k: list(v) for k, v in params.items() if isinstance(v, (list, tuple))}
+    """The values of the parameters given as lists (grid axes: a list, tuple, range or 1-D
+    numpy array), one dict per combination."""
+    axes = {k: (v.tolist() if isinstance(v, np.ndarray) else list(v)) for k, v in params.items()
+            if isinstance(v, (list, tuple, range)) or (isinstance(v, np.ndarray) and v.ndim == 1)}
     for key, values in axes.items():
         if not values:
             _empty(key)
@@ -232,8 +234,8 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         always/never; a callable: called as ``progress(done, total)`` about ten times a
         second instead of a bar.
     **params
-        Engine and policy parameters given to every run (see :func:`pagesim.simulate`). A list
-        or tuple is a grid axis: every value is run, e.g. ``device=["hdd-2002", "nvme"],
+        Engine and policy parameters given to every run (see :func:`pagesim.simulate`). A list,
+        tuple, range or 1-D numpy array is a grid axis: every value is run, e.g. ``device=["hdd-2002", "nvme"],
         io_scheduler=["fifo", "read_priority"]`` runs each of the 4 combinations.
 
     Returns

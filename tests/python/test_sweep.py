@@ -253,3 +253,11 @@ def test_a_failing_run_is_named():
     with pytest.raises(RuntimeError, match="out of ideas") as info:
         pagesim.sweep(t, policies=[Broken()], frames=[10_000, 7], progress=False)
     assert info.value.__notes__[-1] == "in the sweep's run of Broken on numpy at 7 frames"
+
+
+def test_axes_may_be_ranges_and_numpy_arrays():
+    t = random_trace(1)
+    kw = dict(policies=["lru"], frames=[20], progress=False)
+    df = pagesim.sweep(t, page_cluster=np.array([0, 3]), cpu_ns=range(100, 300, 100), **kw)
+    assert df[["page_cluster", "cpu_ns"]].values.tolist() == [[0, 100], [0, 200], [3, 100], [3, 200]]
+    assert df.equals(pagesim.sweep(t, page_cluster=[0, 3], cpu_ns=[100, 200], **kw))

@@ -261,3 +261,15 @@ def test_cli_notes_that_finished_processes_keep_their_memory(tmp_path):
     single = tmp_path / "q1.pgt"
     pagesim.generate("qsbench", mib=1).save(single)
     assert cli("run", str(single), "--frames", "100").stderr == ""
+
+
+def test_cli_refuses_a_key_given_twice(tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("R 0x1000\n")
+    r = cli("sweep", str(path), "--policies", "lru", "--frames", "2", "-P", "device=nvme", "-P", "device=zram",
+            check=False)
+    assert r.returncode == 2 and r.stderr == (
+        "pagesim: error: -P device is given twice: give it once (sweep: several values "
+        "comma-separated, -P key=a,b)\n")
+    r = cli("run", str(path), "--frames", "2", "-P", "cpu_ns=1", "-P", "cpu_ns=2", check=False)
+    assert r.returncode == 2 and r.stderr == "pagesim: error: -P cpu_ns is given twice: give it once\n"
