@@ -23,25 +23,17 @@ def _worker_run(trace: Any, policy: Any, frames: Optional[int], fraction: Option
     return trace.num_pages, _sweep._run_job(trace, policy, nframes, params)
 
 
-def _summary(trace: Any, policy: Any, frames: Optional[int], fraction: Optional[float],
-             params: Dict[str, Any]) -> Tuple[int, Dict[str, Any]]:
-    """(num_pages, summary): the summary is all a row needs."""
+def _figures(trace: Any, policy: Any, frames: Optional[int], fraction: Optional[float],
+             params: Dict[str, Any], per_process: bool) -> Tuple[int, Any]:
+    """(num_pages, what the rows take from the run: sweeps.figures)."""
+    from . import sweeps as _sweep
+
     num_pages, result = _worker_run(trace, policy, frames, fraction, params)
-    return num_pages, result.summary()
-
-
-class _Summary:
-    """Stands in for a Result when building a row from a worker's summary."""
-
-    def __init__(self, summary: Dict[str, Any]):
-        self._summary = summary
-
-    def summary(self) -> Dict[str, Any]:
-        return dict(self._summary)
+    return num_pages, _sweep.figures(result, per_process)
 
 
 def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
-        progress) -> List[Dict[str, Any]]:
+        progress, per_process: bool) -> List[Dict[str, Any]]:
     import os
 
     from . import sweeps as _sweep
@@ -73,8 +65,8 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
         for (name, _), handle in zip(named, handles):
             for label, p, own in sent:
                 for f, fraction in sizes:
-                    future = client.submit(_summary, handle, p, f, fraction,
-                                           _sweep.run_params(params, combo, own), pure=False)
+                    future = client.submit(_figures, handle, p, f, fraction,
+                                           _sweep.run_params(params, combo, own), per_process, pure=False)
                     size = f"{f} frames" if f is not None else f"fraction {fraction:g}"
                     tasks.append((name, label, size, fraction, combo, future))
     futures = [t[-1] for t in tasks]
@@ -98,5 +90,5 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
         raise
     finally:
         reporter.close()
-    return [_sweep._row(name, label, fraction, num_pages, _Summary(summary), combo)
-            for (name, label, _, fraction, combo, _), (num_pages, summary) in zip(tasks, outputs)]
+    return [row for (name, label, _, fraction, combo, _), (num_pages, figures) in zip(tasks, outputs)
+            for row in _sweep._rows(name, label, fraction, num_pages, figures, combo)]

@@ -151,9 +151,12 @@ def _sweep_columns(args: argparse.Namespace, params: dict[str, Any]) -> list[str
     with_device = any(d != "none" for d in (devices if isinstance(devices, list) else [devices]))
     columns = (["faults", "major_faults", "swap_outs"] + (["elapsed_s"] if with_device else [])
                if args.columns is None else args.columns.split(","))
-    fields = pagesim.simulate(np.zeros(1, np.uint32), "fifo", frames=1).summary()
+    # The fields of a row: a run's summary, or a process's figures with --per-process.
+    summary, procs = pagesim.sweeps.figures(pagesim.simulate(np.zeros(1, np.uint32), "fifo", frames=1),
+                                            args.per_process)
+    fields = procs[0] if args.per_process else summary
     figures = [k for k, v in fields.items()
-               if isinstance(v, (int, float)) and k != "frames"] + ["elapsed_s"]
+               if isinstance(v, (int, float)) and k not in ("frames", "pid")] + ["elapsed_s"]
     known = list(dict.fromkeys(["trace", "policy", "frames", "fraction", *params, *fields,
                                 "elapsed_s"]))
     for c in columns:
@@ -201,20 +204,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         traces = _sweep_traces(args)
         _note_exits(traces, params)
         df = pagesim.sweep(traces, policies=policies, jobs=args.jobs, client=client,
-                           **sizes, **params)
+                           per_process=args.per_process, **sizes, **params)
     finally:
         if client is not None:
             client.close()
     df["elapsed_s"] = df["elapsed_ns"] / 1e9
     axes = [k for k, v in params.items() if isinstance(v, list)]
+    pid = ["pid"] if args.per_process else []
     if args.pivot:
         size = "frames" if args.frames is not None else "fraction"
-        table = df.pivot_table(index=["trace", *axes, "policy"], columns=size, values=args.pivot,
+        table = df.pivot_table(index=["trace", *axes, "policy", *pid], columns=size, values=args.pivot,
                                sort=False)
         print(f"# {args.pivot}, a column per memory size ({size})")
         print(table.to_string())
     else:
-        print(df[["trace", *axes, "policy", "frames", "fraction", *columns]].to_string(
+        print(df[["trace", *axes, "policy", "frames", "fraction", *pid, *columns]].to_string(
             index=False, float_format=lambda x: f"{x:.4g}"))
     if args.output:
         _write_csv(df, args.output)
@@ -418,6 +422,9 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--pivot", metavar="COLUMN",
                        help="print COLUMN alone, a row per policy and a column per memory size")
     sweep.add_argument("-o", "--output", help="write the whole table (every column) to this CSV file")
+    sweep.add_argument("--per-process", action="store_true",
+                       help="a row per process of each run, with its counters and times (which "
+                            "process suffers)")
     sweep.add_argument("--jobs", type=int, help="threads (default: one per CPU)")
     sweep.add_argument("--dask", metavar="ADDRESS",
                        help="run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786); workers "

@@ -132,13 +132,34 @@ def _param_combos(params: Dict[str, Any], specs) -> List[Dict[str, Any]]:
     return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
 
 
-def _row(trace_name: str, label: str, fraction: Optional[float], num_pages: int,
-         result: _core.Result, combo: Dict[str, Any]) -> Dict[str, Any]:
-    s = result.summary()
+# A process's own times, as Result.per_process_time gives them (its counters come from
+# Result.per_process).
+_PROCESS_TIMES = ("elapsed_ns", "user_ns", "sys_ns", "iowait_ns")
+
+
+def figures(result: _core.Result, per_process: bool) -> Tuple[Dict[str, Any], Optional[List[Dict[str, Any]]]]:
+    """What a sweep's rows take from a run: its summary, and with ``per_process`` each
+    process's counters and times (``None`` without)."""
+    procs = None
+    if per_process:
+        procs = [{**counters, **{k: times[k] for k in _PROCESS_TIMES}}
+                 for counters, times in zip(result.per_process, result.per_process_time)]
+    return result.summary(), procs
+
+
+def _rows(trace_name: str, label: str, fraction: Optional[float], num_pages: int,
+          run: Tuple[Dict[str, Any], Optional[List[Dict[str, Any]]]],
+          combo: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The table's rows of one run (:func:`figures`): one, or one per process."""
+    summary, procs = run
+    s = dict(summary)
     s.pop("policy")
     frames = s.pop("frames")
-    return {"trace": trace_name, "policy": label, "frames": frames,
-            "fraction": fraction if fraction is not None else frames / num_pages, **combo, **s}
+    head = {"trace": trace_name, "policy": label, "frames": frames,
+            "fraction": fraction if fraction is not None else frames / num_pages, **combo}
+    if procs is None:
+        return [{**head, **s}]
+    return [{**head, **p} for p in procs]
 
 
 def _run_job(trace: Trace, policy: Union[str, _core.Policy], frames: int,
@@ -205,7 +226,7 @@ class _Reporter:
 def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
           frames: Optional[Sequence[int]] = None, fractions: Optional[Sequence[float]] = None,
           jobs: Optional[int] = None, client: Any = None, progress: Progress = None,
-          **params: Any):
+          per_process: bool = False, **params: Any):
     """Run every trace x policy x memory size and return one tidy table.
 
     Parameters
@@ -233,10 +254,13 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         ``None``: a tqdm bar when the sweep takes more than a second; ``True``/``False``:
         always/never; a callable: called as ``progress(done, total)`` about ten times a
         second instead of a bar.
+    per_process
+        One row per process of each run (see Returns).
     **params
-        Engine and policy parameters given to every run (see :func:`pagesim.simulate`). A list,
-        tuple, range or 1-D numpy array is a grid axis: every value is run, e.g. ``device=["hdd-2002", "nvme"],
-        io_scheduler=["fifo", "read_priority"]`` runs each of the 4 combinations.
+        Engine and policy parameters given to every run (see :func:`pagesim.simulate`). A
+        list, tuple, range or 1-D numpy array is a grid axis: every value is run, e.g.
+        ``device=["hdd-2002", "nvme"], io_scheduler=["fifo", "read_priority"]`` runs each of
+        the 4 combinations.
 
     Returns
     -------
@@ -244,7 +268,10 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         One row per combination of the listed parameters x trace x policy x memory size, in
         that order. Columns: ``trace``, ``policy``, ``frames``, ``fraction``, the listed
         parameters, every counter, then the other scalars of the result
-        (``swap_slots_used``, times when the engine reports them).
+        (``swap_slots_used``, times when the engine reports them). With ``per_process=True``,
+        one row per process of each run instead: after the listed parameters ``pid``, the
+        process's counters and its ``elapsed_ns``, ``user_ns``, ``sys_ns``, ``iowait_ns``
+        (which process suffers).
 
     Raises
     ------
@@ -264,9 +291,10 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     combos = _param_combos(params, specs)
     if jobs is not None:
         _args.integer("jobs", jobs, 1)
+    per_process = _args.boolean("per_process", per_process)
     if client is not None:
         from . import _dask
-        rows = _dask.run(client, named, specs, sizes, params, combos, progress)
+        rows = _dask.run(client, named, specs, sizes, params, combos, progress, per_process)
         return pd.DataFrame(rows)
 
     from . import as_trace
@@ -316,6 +344,7 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     finally:
         reporter.close()
 
-    rows = [_row(loaded[g[0]][0], g[1], g[4], loaded[g[0]][1].num_pages, r, g[6])
-            for g, r in zip(grid, results)]
+    rows = [row for g, r in zip(grid, results)
+            for row in _rows(loaded[g[0]][0], g[1], g[4], loaded[g[0]][1].num_pages,
+                             figures(r, per_process), g[6])]
     return pd.DataFrame(rows)

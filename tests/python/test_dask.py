@@ -130,3 +130,9 @@ def test_dask_refuses_a_policy_class_of_main(client):
             pagesim.sweep(random_trace(2), policies=["scripted"], frames=[5], client=client)
     finally:
         pagesim.unregister_policy("scripted")
+
+
+def test_dask_per_process_rows_equal_local_ones(client):
+    t = pagesim.generate("qsbench", mib=1, procs=2)
+    kw = dict(policies=["lru", "fifo"], frames=[150, 300], device="nvme", per_process=True, progress=False)
+    assert pagesim.sweep(t, client=client, **kw).equals(pagesim.sweep(t, **kw))

@@ -261,3 +261,26 @@ def test_axes_may_be_ranges_and_numpy_arrays():
     df = pagesim.sweep(t, page_cluster=np.array([0, 3]), cpu_ns=range(100, 300, 100), **kw)
     assert df[["page_cluster", "cpu_ns"]].values.tolist() == [[0, 100], [0, 200], [3, 100], [3, 200]]
     assert df.equals(pagesim.sweep(t, page_cluster=[0, 3], cpu_ns=[100, 200], **kw))
+
+
+def test_per_process_rows_say_which_process_suffers():
+    # qsbench -p 2 on nvme: one row per process of each run, with the process's own counters
+    # and times, the same as simulate's per_process and per_process_time.
+    t = pagesim.generate("qsbench", mib=1, procs=2)
+    kw = dict(policies=["lru", "clock"], frames=[150, 300], device=["nvme", "zram"], progress=False)
+    df = pagesim.sweep(t, per_process=True, **kw)
+    assert len(df) == 2 * 2 * 2 * 2
+    assert list(df.columns[:6]) == ["trace", "policy", "frames", "fraction", "device", "pid"]
+    for row in df.itertuples():
+        r = pagesim.simulate(t, row.policy, frames=row.frames, device=row.device)
+        k = [p["pid"] for p in r.per_process].index(row.pid)
+        assert {c: getattr(row, c) for c in r.per_process[k]} == r.per_process[k]
+        times = r.per_process_time[k]
+        assert (row.elapsed_ns, row.user_ns, row.sys_ns, row.iowait_ns) == (
+            times["elapsed_ns"], times["user_ns"], times["sys_ns"], times["iowait_ns"])
+    # Summed over processes, the counters are the run's.
+    whole = pagesim.sweep(t, **kw)
+    sums = df.groupby(["policy", "frames", "device"], sort=False)[["faults", "swap_outs"]].sum()
+    assert sums.reset_index()[["faults", "swap_outs"]].equals(whole[["faults", "swap_outs"]])
+    with pytest.raises(pagesim.ConfigError, match="parameter 'per_process' must be True or False"):
+        pagesim.sweep(t, per_process="yes", **kw)

@@ -273,3 +273,20 @@ def test_cli_refuses_a_key_given_twice(tmp_path):
         "comma-separated, -P key=a,b)\n")
     r = cli("run", str(path), "--frames", "2", "-P", "cpu_ns=1", "-P", "cpu_ns=2", check=False)
     assert r.returncode == 2 and r.stderr == "pagesim: error: -P cpu_ns is given twice: give it once\n"
+
+
+def test_cli_sweep_per_process(tmp_path):
+    path = tmp_path / "q2.pgt"
+    pagesim.generate("qsbench", mib=1, procs=2).save(path)
+    out = tmp_path / "p.csv"
+    cli("sweep", str(path), "--policies", "lru", "--frames", "150", "-P", "device=nvme",
+        "-P", "free_on_exit=true", "--per-process", "--columns", "faults,iowait_ns", "-o", str(out))
+    import pandas as pd
+    df = pd.read_csv(out)
+    r = pagesim.simulate(pagesim.load(path), "lru", frames=150, device="nvme", free_on_exit=True)
+    assert df["pid"].tolist() == [p["pid"] for p in r.per_process]
+    assert df["faults"].tolist() == [p["faults"] for p in r.per_process]
+    assert df["iowait_ns"].tolist() == [p["iowait_ns"] for p in r.per_process_time]
+    r = cli("sweep", str(path), "--policies", "lru", "--frames", "150", "--per-process",
+            "--columns", "seeks", check=False)
+    assert r.returncode == 2 and "unknown column 'seeks'" in r.stderr
