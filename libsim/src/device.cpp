@@ -98,40 +98,71 @@ DeviceConfig DeviceConfig::preset(std::string_view name) {
                     "' is not allowed: choose one of " + list);
 }
 
+namespace {
+
+constexpr unsigned bit(DeviceKind kind) { return 1u << static_cast<unsigned>(kind); }
+
+// A figure of a device that a key overrides, and the kinds of device it belongs to (bits).
+struct Figure {
+  const char* key;
+  double DeviceConfig::*field;
+  unsigned kinds;
+  double lo, hi;
+};
+
+const std::vector<Figure>& figures() {
+  constexpr double kMaxMs = 1e6, kMaxUs = 1e9;
+  constexpr unsigned hdd = bit(DeviceKind::kHdd), ssd = bit(DeviceKind::kSsd),
+                     zram = bit(DeviceKind::kZram);
+  static const std::vector<Figure> all = {
+      {"device_overhead_ms", &DeviceConfig::overhead_ms, hdd, 0, kMaxMs},
+      {"device_seek_ms", &DeviceConfig::seek_ms, hdd, 0, kMaxMs},
+      {"device_track_seek_ms", &DeviceConfig::track_seek_ms, hdd, 0, kMaxMs},
+      {"device_rotation_ms", &DeviceConfig::rotation_ms, hdd, 0, kMaxMs},
+      {"device_transfer_mb_s", &DeviceConfig::transfer_mb_s, hdd | ssd, 0, 1e9},
+      {"device_read_us", &DeviceConfig::read_us, ssd, 0, kMaxUs},
+      {"device_write_us", &DeviceConfig::write_us, ssd, 0, kMaxUs},
+      {"device_compress_us", &DeviceConfig::compress_us, zram, 0, kMaxUs},
+      {"device_decompress_us", &DeviceConfig::decompress_us, zram, 0, kMaxUs},
+      {"device_compression_ratio", &DeviceConfig::compression_ratio, zram, 1, 1000},
+  };
+  return all;
+}
+
+bool of(const Figure& f, DeviceKind kind) { return (f.kinds & bit(kind)) != 0; }
+
+// The presets a figure belongs to.
+std::vector<std::string> devices_of(const Figure& f) {
+  std::vector<std::string> out;
+  for (const Preset& p : presets()) {
+    if (of(f, p.config.kind)) out.emplace_back(p.name);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::vector<std::string>>> DeviceConfig::figure_devices() {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const Figure& f : figures()) out.emplace_back(f.key, devices_of(f));
+  return out;
+}
+
 DeviceConfig DeviceConfig::from_params(const Params& params) {
   DeviceConfig c = preset(params.get_choice(
       "device", "none", {"none", "hdd-2002", "hdd-laptop", "ssd-sata", "nvme", "zram"}));
-  // Sets `field` from the figure `key` when it applies to this device's kind. One given for
-  // another kind would change nothing (device_seek_ms without device='hdd-2002' is a slip),
-  // so it is an error naming the devices it is for.
-  const auto figure = [&](const char* key, double& field, std::initializer_list<DeviceKind> kinds,
-                          double lo, double hi) {
-    const auto of = [&](DeviceKind k) {
-      return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
-    };
-    if (of(c.kind)) {
-      field = params.get_double(key, field, lo, hi);
-    } else if (params.has(key)) {
+  // A figure given for another kind of device would change nothing (device_seek_ms without
+  // device='hdd-2002' is a slip): an error naming the devices it is for.
+  for (const Figure& f : figures()) {
+    if (of(f, c.kind)) {
+      c.*f.field = params.get_double(f.key, c.*f.field, f.lo, f.hi);
+    } else if (params.has(f.key)) {
       std::string list;
-      for (const Preset& p : presets()) {
-        if (of(p.config.kind)) list += (list.empty() ? "" : ", ") + std::string(p.name);
-      }
-      throw ConfigError("parameter '" + std::string(key) + "' does not apply to device '" + c.name +
-                        "': it is for device " + list);
+      for (const auto& d : devices_of(f)) list += (list.empty() ? "" : ", ") + d;
+      throw ConfigError("parameter '" + std::string(f.key) + "' does not apply to device '" +
+                        c.name + "': it is for device " + list);
     }
-  };
-  const auto hdd = {DeviceKind::kHdd}, ssd = {DeviceKind::kSsd}, zram = {DeviceKind::kZram};
-  constexpr double kMaxMs = 1e6, kMaxUs = 1e9;
-  figure("device_overhead_ms", c.overhead_ms, hdd, 0, kMaxMs);
-  figure("device_seek_ms", c.seek_ms, hdd, 0, kMaxMs);
-  figure("device_track_seek_ms", c.track_seek_ms, hdd, 0, kMaxMs);
-  figure("device_rotation_ms", c.rotation_ms, hdd, 0, kMaxMs);
-  figure("device_transfer_mb_s", c.transfer_mb_s, {DeviceKind::kHdd, DeviceKind::kSsd}, 0, 1e9);
-  figure("device_read_us", c.read_us, ssd, 0, kMaxUs);
-  figure("device_write_us", c.write_us, ssd, 0, kMaxUs);
-  figure("device_compress_us", c.compress_us, zram, 0, kMaxUs);
-  figure("device_decompress_us", c.decompress_us, zram, 0, kMaxUs);
-  figure("device_compression_ratio", c.compression_ratio, zram, 1, 1000);
+  }
   if (c.kind == DeviceKind::kHdd && c.track_seek_ms > c.seek_ms) {
     throw ConfigError("parameter 'device_track_seek_ms' = " + std::to_string(c.track_seek_ms) +
                       " must not exceed 'device_seek_ms' = " + std::to_string(c.seek_ms) +

@@ -118,11 +118,19 @@ def frames_for(fraction: float, num_pages: int) -> int:
     return max(1, int(round(fraction * num_pages)))
 
 
+def _is_axis(value: Any) -> bool:
+    return isinstance(value, (list, tuple, range)) or (isinstance(value, np.ndarray) and value.ndim == 1)
+
+
+def _axis(value: Any) -> List[Any]:
+    """The values of a grid axis (a list, tuple, range or 1-D numpy array) as a list."""
+    return value.tolist() if isinstance(value, np.ndarray) else list(value)
+
+
 def _param_combos(params: Dict[str, Any], specs) -> List[Dict[str, Any]]:
     """The values of the parameters given as lists (grid axes: a list, tuple, range or 1-D
     numpy array), one dict per combination."""
-    axes = {k: (v.tolist() if isinstance(v, np.ndarray) else list(v)) for k, v in params.items()
-            if isinstance(v, (list, tuple, range)) or (isinstance(v, np.ndarray) and v.ndim == 1)}
+    axes = {k: _axis(v) for k, v in params.items() if _is_axis(v)}
     for key, values in axes.items():
         if not values:
             _empty(key)
@@ -170,11 +178,34 @@ def _run_job(trace: Trace, policy: Union[str, _core.Policy], frames: int,
     return _core.simulate(trace, policy, p)
 
 
+@functools.lru_cache(maxsize=1)
+def _figure_devices() -> Dict[str, List[str]]:
+    return dict(_core.device_figures())
+
+
+def _check_figures(params: Dict[str, Any]) -> None:
+    """Over swept devices, each device figure must apply to one of them (before any run)."""
+    if not _is_axis(params.get("device")):
+        return  # one device: the engine refuses a figure of another kind, at every run alike
+    swept = _axis(params["device"])
+    for key, devices in _figure_devices().items():
+        if key in params and not any(d in devices for d in swept):
+            raise ConfigError(f"parameter '{key}' applies to none of the swept devices "
+                              f"({', '.join(map(str, swept))}): it is for device {', '.join(devices)}")
+
+
 def run_params(params: Dict[str, Any], combo: Dict[str, Any], own: Dict[str, Any]) -> Dict[str, Any]:
     """The parameters of one run. A row uses the result's summary, not its vmstat series:
     none is kept unless asked for (it grows with virtual time, and a sweep holds every run's
-    result until the end)."""
-    return {"interval_ns": 0, **params, **combo, **own}
+    result until the end). Over swept devices, a device figure (``device_seek_ms``) goes to
+    the runs on the devices it applies to (_check_figures: at least one)."""
+    p = {"interval_ns": 0, **params, **combo, **own}
+    if "device" in combo:
+        swept = _axis(params["device"])
+        for key, devices in _figure_devices().items():
+            if key in p and p["device"] not in devices and any(d in devices for d in swept):
+                del p[key]
+    return p
 
 
 def in_run(error: BaseException, trace: str, label: str, size: str,
@@ -289,6 +320,7 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     specs = _policy_specs(policies)
     sizes = _memory_sizes(frames, fractions)
     combos = _param_combos(params, specs)
+    _check_figures(params)
     if jobs is not None:
         _args.integer("jobs", jobs, 1)
     per_process = _args.boolean("per_process", per_process)

@@ -212,6 +212,7 @@ void register_timing(py::module_& m) {
       .def(py::pickle(&result_state, &result_from_state));
 
   m.def("device_presets", &DeviceConfig::preset_names);
+  m.def("device_figures", &DeviceConfig::figure_devices);
 }
 
 }  // namespace pagesim::python

@@ -284,3 +284,18 @@ def test_per_process_rows_say_which_process_suffers():
     assert sums.reset_index()[["faults", "swap_outs"]].equals(whole[["faults", "swap_outs"]])
     with pytest.raises(pagesim.ConfigError, match="parameter 'per_process' must be True or False"):
         pagesim.sweep(t, per_process="yes", **kw)
+
+
+def test_a_device_figure_goes_to_the_swept_devices_it_applies_to():
+    # device_seek_ms is a disk's: over hdd-2002 and nvme it changes the disk's runs only.
+    t = random_trace(1)
+    kw = dict(policies=["lru"], frames=[20], progress=False)
+    df = pagesim.sweep(t, device=["hdd-2002", "nvme"], device_seek_ms=2.0, **kw)
+    for row in df.itertuples():
+        extra = {"device_seek_ms": 2.0} if row.device == "hdd-2002" else {}
+        assert row.elapsed_ns == pagesim.simulate(t, "lru", frames=20, device=row.device, **extra).time["elapsed_ns"]
+    assert df.elapsed_ns[0] != pagesim.sweep(t, device=["hdd-2002"], **kw).elapsed_ns[0]
+    # A figure that applies to none of the swept devices is refused before any run.
+    with pytest.raises(pagesim.ConfigError, match=r"parameter 'device_seek_ms' applies to none of the swept "
+                                                  r"devices \(nvme, zram\): it is for device hdd-2002, hdd-laptop"):
+        pagesim.sweep(t, device=["nvme", "zram"], device_seek_ms=2.0, **kw)

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pagesim/params.hpp"
@@ -65,6 +66,8 @@ struct DeviceConfig {
   // io_max_request_pages, io_queue_depth.
   static DeviceConfig from_params(const Params& params);
   static std::vector<std::string> preset_names();
+  // Each device_* figure's key and the presets it applies to.
+  static std::vector<std::pair<std::string, std::vector<std::string>>> figure_devices();
 };
 
 // What the device did in a run.
