@@ -373,8 +373,8 @@ void Engine::reject_victims(std::size_t want, std::size_t index, std::size_t k) 
       " (policy '" + policy_name_ + "', at access #" + std::to_string(index) + ")";
   if (k == kBadCount) {
     if (victims_.empty()) {
-      throw PolicyError("policy returned no victim while all " + std::to_string(config_.frames) +
-                        " frames are in use" + where);
+      throw PolicyError("policy returned no victim while no frame is free (frames=" +
+                        std::to_string(config_.frames) + ")" + where);
     }
     throw PolicyError("policy returned " + std::to_string(victims_.size()) +
                       " victims when asked for " + std::to_string(want) + where);

@@ -98,6 +98,7 @@ class Policy(_core.Policy):
 
 
 _REQUIRED = ("reset", "on_fault", "select_victims")
+_OPTIONAL = ("on_hit", "on_evict", "on_tick", "on_free")
 PolicyFactory = Callable[..., Policy]
 _registry: Dict[str, PolicyFactory] = {}
 
@@ -155,6 +156,10 @@ def check_policy(policy: _core.Policy) -> None:
                or getattr(type(policy), m) is getattr(_core.Policy, m, None)]
     if missing:
         raise ConfigError(f"policy class {type(policy).__name__} must implement {', '.join(missing)}")
+    for name in _OPTIONAL:
+        if name in dir(type(policy)) and not callable(getattr(policy, name)):
+            raise ConfigError(f"{type(policy).__name__}.{name} must be a method, got "
+                              f"{type(getattr(policy, name)).__name__}: define it or leave it out")
     if getattr(type(policy), "on_hit", None) is not None:
         traits = policy.traits() if callable(policy.traits) else policy.traits
         if isinstance(traits, PolicyTraits) and not traits.needs_hits:

@@ -190,7 +190,8 @@ TEST_CASE("the engine rejects bad victims with a PolicyError naming policy, page
         "policy returned 2 victims when asked for 1 (policy 'broken', at access #2)");
   Broken none(Broken::kNone);
   CHECK(message_of([&] { simulate(t, none, p, "broken"); }) ==
-        "policy returned no victim while all 2 frames are in use (policy 'broken', at access #2)");
+        "policy returned no victim while no frame is free (frames=2) (policy 'broken', at access "
+        "#2)");
 }
 
 }  // namespace

@@ -125,7 +125,7 @@ def test_policy_exception_reaches_the_caller_with_its_traceback():
 @pytest.mark.parametrize("victims,message", [
     (lambda self, view: [next(p for p in range(view.num_pages) if not view.resident(p))],
      r"policy nominated page \d+ \(pid \d+ vpn 0x[0-9a-f]+\), which is not resident \(policy 'Bad', at access #\d+\)"),
-    (lambda self, view: [], r"returned no victim while all 5 frames are in use"),
+    (lambda self, view: [], r"returned no victim while no frame is free \(frames=5\)"),
     (lambda self, view: [10**9], r"page id 1000000000, which does not exist"),
     (lambda self, view: [-1], r"select_victims returned page id -1, which does not exist"),
     (lambda self, view: [2**64], r"select_victims returned page id 18446744073709551616, which does not exist"),
@@ -315,3 +315,12 @@ def test_policy_parameters_say_what_each_key_takes():
         pagesim.unregister_policy("fifo_batched")
     with pytest.raises(pagesim.ConfigError, match="unknown policy 'lur': did you mean 'lru'"):
         pagesim.policy_parameters("lur")
+
+
+def test_a_callback_that_is_not_a_method_is_a_config_error():
+    # on_free = None gave pybind's "Object of type 'NoneType' is not an instance of 'function'".
+    class NoFree(OrderedDictLRU):
+        on_free = None
+
+    with pytest.raises(pagesim.ConfigError, match="NoFree.on_free must be a method, got NoneType"):
+        pagesim.simulate(random_trace(1), NoFree(), frames=5)
