@@ -126,6 +126,7 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     slots free and are forgotten (the policy's ``on_free``). A built-in policy runs the C++
     suite (which also compares its inlined and virtual replays).
     """
+    traces = _args.integer("traces", traces, 1, 2**32)
     if isinstance(policy, str) and policy in dict(_core.policies()):
         r = _core.testing.check_conformance(policy, traces, params)
         return Report(r.subject, r.checks, list(r.failures))
@@ -163,19 +164,23 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
                         f"for demand paging{where}")
         if frames >= 4:
             try:
-                batch = run(t, frames=frames, low_watermark=1, high_watermark=3, **params)
+                batch = run(t, **{**params, "frames": frames, "low_watermark": 1, "high_watermark": 3})
                 _check_sums(report, batch.counters, where + " with watermarks 1/3")
             except Exception as e:  # noqa: BLE001
                 report.fail(f"{_failure(e)}{where} with watermarks 1/3")
-    _check_exits(report, run, _needs_future(policy), params)
+    _check_exits(report, run, _needs_future(policy, params), params)
     return report
 
 
-def _needs_future(policy: PolicyLike) -> bool:
+def _needs_future(policy: PolicyLike, params: Dict[str, Any]) -> bool:
     factory = pagesim.policy.registered().get(policy) if isinstance(policy, str) else policy
     if factory is None:
         return False
-    traits = factory().traits
+    try:
+        _, own = pagesim.policy.split_params(_label(policy), factory, params)
+        traits = factory(**own).traits
+    except Exception:  # noqa: BLE001 (the runs report it, with their case)
+        return False
     return (traits() if callable(traits) else traits).needs_future
 
 
@@ -193,7 +198,8 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
                      f"frames {frames}, schedule {schedule}, free_on_exit)")
             report.checks += 1
             try:
-                r = run(t, frames=frames, free_on_exit=True, schedule=schedule, **params)
+                # The check's own settings over any given: as the C++ suite does.
+                r = run(t, **{**params, "frames": frames, "free_on_exit": True, "schedule": schedule})
             except Exception as e:  # noqa: BLE001
                 report.fail(f"{_failure(e)}{where}")
                 continue
@@ -212,8 +218,8 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
                          f"page_cluster {page_cluster}, free_on_exit)")
                 report.checks += 1
                 try:
-                    r = run(t, frames=frames, free_on_exit=True, schedule=schedule,
-                            page_cluster=page_cluster, **params)
+                    r = run(t, **{**params, "frames": frames, "free_on_exit": True, "schedule": schedule,
+                                  "page_cluster": page_cluster})
                 except Exception as e:  # noqa: BLE001
                     report.fail(f"{_failure(e)}{where}")
                     continue
@@ -244,11 +250,13 @@ def check_known_answers(policy: str = "") -> Report:
     (they name only built-in policies): for a policy of your own, state a claim with
     :func:`assert_at_most` or a hand-traced test.
     """
-    if policy and policy in pagesim.policy.registered():
-        covered = sorted({p for k in _core.testing.known_answers() for p in k["expected"]})
-        raise pagesim.ConfigError(f"no known answers name policy '{policy}': known answers exist only for "
-                                  f"built-in policies, they cover {', '.join(covered)} (write your own with "
-                                  "assert_at_most or a hand-traced test)")
+    if not isinstance(policy, str):
+        raise pagesim.ConfigError(f"check_known_answers takes a policy name ('' for all), got {policy!r}")
+    covered = sorted({p for k in _core.testing.known_answers() for p in k["expected"]})
+    if policy and policy not in covered:
+        pagesim.policy.check_name(policy)  # an unknown name: "did you mean"
+        raise pagesim.ConfigError(f"no known answers name policy '{policy}': they cover {', '.join(covered)} "
+                                  "(write your own with assert_at_most or a hand-traced test)")
     r = _core.testing.check_known_answers(policy)
     return Report(r.subject, r.checks, list(r.failures))
 
