@@ -124,6 +124,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (!one_proc_) procs_to_prefetch_ = trace.page_procs().data();
   resident_of_.assign(trace.num_procs(), 0);
   proc_time_.assign(trace.num_procs(), ProcTime{});
+  vm_last_iowait_.assign(trace.num_procs(), 0);
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(std::size_t{1} << config_.page_cluster);
   demand_paging_ = config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0;
@@ -261,7 +262,8 @@ __attribute__((flatten)) void Engine::write_back(PageId p, bool file) {
       jump_to(s);
       device_.advance(s);
     }
-    proc_time_[cur_proc_].iowait_ns += now_ - before;
+    book_iowait(cur_proc_, before, now_);
+    book_idle(before, now_);
   }
   // Only a queued device needs the position: zram spares the slot_ load (a cache miss).
   const std::uint64_t position = file ? file_position(p) : slot_[p];
@@ -276,7 +278,21 @@ __attribute__((flatten)) void Engine::wait_for_read(ProcId proc) {
     device_.advance(s);
   }
   jump_to(ready_at_[proc]);
-  proc_time_[proc].iowait_ns += now_ - before;
+  book_iowait(proc, before, now_);
+  book_idle(before, now_);
+}
+
+void Engine::book_in_taken_rows(Tick from, Tick to, std::vector<std::int64_t>& rows,
+                                std::size_t stride, std::size_t col, Tick& counted) {
+  for (std::size_t k = vm_time_.size(); k-- > 0;) {
+    const auto end = static_cast<Tick>(vm_time_[k]);
+    const Tick start = k == 0 ? 0 : static_cast<Tick>(vm_time_[k - 1]);
+    if (end <= from) break;
+    if (to <= start) continue;
+    const Tick part = std::min(to, end) - std::max(from, start);
+    rows[k * stride + col] += static_cast<std::int64_t>(part);
+    counted += part;
+  }
 }
 
 namespace {
@@ -343,17 +359,26 @@ void Engine::take_samples(Tick t) {
     vm_time_.push_back(static_cast<std::int64_t>(at));
     vm_resident_.insert(vm_resident_.end(), resident_of_.begin(), resident_of_.end());
     vm_free_.push_back(static_cast<std::int64_t>(config_.frames - resident_));
-    vm_faults_.push_back(static_cast<std::int64_t>(total.faults - vm_last_.faults));
-    vm_major_.push_back(static_cast<std::int64_t>(total.major_faults - vm_last_.major_faults));
-    vm_swap_ins_.push_back(static_cast<std::int64_t>(total.swap_ins - vm_last_.swap_ins));
-    vm_swap_outs_.push_back(static_cast<std::int64_t>(total.swap_outs - vm_last_.swap_outs));
-    const SwapDevice::Busy busy = device_.busy_until(at);
-    const auto fraction = [&](Tick ns) {
-      return static_cast<double>(ns) / static_cast<double>(at - vm_last_time_);
+    vm_swap_used_.push_back(static_cast<std::int64_t>(swap_.used()));
+    const auto in_row = [&](std::uint64_t Counters::*m) {
+      return static_cast<std::int64_t>(total.*m - vm_last_.*m);
     };
-    vm_busy_.push_back(fraction(busy.read + busy.write - vm_last_busy_.read - vm_last_busy_.write));
-    vm_read_busy_.push_back(fraction(busy.read - vm_last_busy_.read));
-    vm_write_busy_.push_back(fraction(busy.write - vm_last_busy_.write));
+    vm_faults_.push_back(in_row(&Counters::faults));
+    vm_major_.push_back(in_row(&Counters::major_faults));
+    vm_swap_ins_.push_back(in_row(&Counters::swap_ins));
+    vm_swap_outs_.push_back(in_row(&Counters::swap_outs));
+    vm_file_reads_.push_back(in_row(&Counters::file_reads));
+    vm_file_writes_.push_back(in_row(&Counters::file_writes));
+    const SwapDevice::Busy busy = device_.busy_until(at);
+    vm_read_busy_.push_back(static_cast<std::int64_t>(busy.read - vm_last_busy_.read));
+    vm_write_busy_.push_back(static_cast<std::int64_t>(busy.write - vm_last_busy_.write));
+    // Waits still going on are booked into this row when they end (book_in_taken_rows).
+    for (std::size_t q = 0; q < proc_time_.size(); ++q) {
+      vm_iowait_.push_back(static_cast<std::int64_t>(proc_time_[q].iowait_ns - vm_last_iowait_[q]));
+      vm_last_iowait_[q] = proc_time_[q].iowait_ns;
+    }
+    vm_idle_.push_back(static_cast<std::int64_t>(idle_ns_ - vm_last_idle_));
+    vm_last_idle_ = idle_ns_;
     vm_last_ = total;
     vm_last_busy_ = busy;
     vm_last_time_ = at;
@@ -453,20 +478,40 @@ Result Engine::finish() {
     auto vm = std::make_shared<Vmstat>();
     vm->interval_ns = config_.interval_ns;
     const auto rows = static_cast<Eigen::Index>(vm_time_.size());
+    const auto procs = static_cast<Eigen::Index>(per_proc_.size());
     const auto col = [&](const std::vector<std::int64_t>& v) {
       return Vmstat::Column(Eigen::Map<const Vmstat::Column>(v.data(), rows));
     };
     vm->time_ns = col(vm_time_);
-    vm->resident = Eigen::Map<const Vmstat::PerProc>(
-        vm_resident_.data(), rows, static_cast<Eigen::Index>(per_proc_.size()));
+    vm->resident = Eigen::Map<const Vmstat::PerProc>(vm_resident_.data(), rows, procs);
     vm->free_frames = col(vm_free_);
+    vm->swap_used = col(vm_swap_used_);
     vm->faults = col(vm_faults_);
     vm->major_faults = col(vm_major_);
     vm->swap_ins = col(vm_swap_ins_);
     vm->swap_outs = col(vm_swap_outs_);
-    vm->device_busy = Eigen::Map<const Eigen::VectorXd>(vm_busy_.data(), rows);
-    vm->device_read_busy = Eigen::Map<const Eigen::VectorXd>(vm_read_busy_.data(), rows);
-    vm->device_write_busy = Eigen::Map<const Eigen::VectorXd>(vm_write_busy_.data(), rows);
+    vm->file_reads = col(vm_file_reads_);
+    vm->file_writes = col(vm_file_writes_);
+    // Times as fractions of each row's interval (the last may be partial).
+    Eigen::VectorXd length(rows);
+    for (Eigen::Index k = 0; k < rows; ++k) {
+      length[k] = static_cast<double>(vm->time_ns[k] - (k == 0 ? 0 : vm->time_ns[k - 1]));
+    }
+    const Eigen::VectorXd read = col(vm_read_busy_).cast<double>();
+    const Eigen::VectorXd write = col(vm_write_busy_).cast<double>();
+    vm->device_busy = (read + write).cwiseQuotient(length);
+    vm->device_read_busy = read.cwiseQuotient(length);
+    vm->device_write_busy = write.cwiseQuotient(length);
+    // zram's work is the CPU's; the CPU runs accesses whenever it neither does that nor idles.
+    const Eigen::VectorXd system = config_.device.kind == DeviceKind::kZram
+                                       ? Eigen::VectorXd(read + write)
+                                       : Eigen::VectorXd::Zero(rows);
+    const Eigen::VectorXd idle = col(vm_idle_).cast<double>();
+    vm->cpu_user = (length - system - idle).cwiseQuotient(length);
+    vm->cpu_system = system.cwiseQuotient(length);
+    vm->cpu_iowait = idle.cwiseQuotient(length);
+    vm->iowait = Eigen::Map<const Vmstat::PerProc>(vm_iowait_.data(), rows, procs).cast<double>();
+    for (Eigen::Index k = 0; k < rows; ++k) vm->iowait.row(k) /= length[k];
     r.vmstat = std::move(vm);
   }
   return r;

@@ -51,12 +51,20 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
     -------
     pandas.DataFrame
         Indexed by ``time_s`` (end of the interval; the last row may be a partial interval
-        ending with the run): ``resident_<pid>`` (pages of each process, at the end of the
-        interval), ``free_frames``, and for the interval ``faults``, ``major_faults``,
-        ``swap_ins``, ``swap_outs``, ``device_busy`` (fraction of the interval the swap
-        device was busy) and its parts ``device_read_busy`` and ``device_write_busy`` (serving
-        reads and writes; zram: compressing and decompressing on the CPU). Empty when the run
-        had ``interval_ns=0``.
+        ending with the run). Empty when the run had ``interval_ns=0``. Columns:
+
+        - state at the end of the interval: ``resident_<pid>`` (pages of each process),
+          ``free_frames``, ``swap_used`` (swap slots in use, vmstat's ``swpd``);
+        - events in the interval: ``faults``, ``major_faults``, ``swap_ins``, ``swap_outs``
+          (vmstat's ``si``/``so``, in pages), ``file_reads``, ``file_writes`` (file pages read
+          by major faults and written back: ``bi``/``bo`` of the file pages);
+        - fractions of the interval: ``device_busy`` (the swap device serving requests) and
+          its parts ``device_read_busy`` and ``device_write_busy`` (zram: decompressing and
+          compressing on the CPU); ``cpu_user``, ``cpu_system``, ``cpu_iowait`` (vmstat's
+          ``us``, ``sy``, ``wa``: the CPU running accesses, running zram, idle while a process
+          waits for IO; they sum to 1, as the CPU idles only when every process that has not
+          ended waits for IO); ``iowait_<pid>`` (the process waiting for its reads or for room
+          in the queue).
 
         The row of time T covers (T - interval, T]: an access that ends at T counts in it. A
         fault counts when its page is in (after its read or decompression), a swap-out when
@@ -66,15 +74,14 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
     arrays = result.vmstat_arrays
     if arrays is None:
         return pd.DataFrame()
-    data = {}
     pids = [p["pid"] for p in result.per_process]
-    for k, pid in enumerate(pids):
-        data[f"resident_{pid}"] = arrays["resident"][:, k]
-    for name in ("free_frames", "faults", "major_faults", "swap_ins", "swap_outs", "device_busy",
-                 "device_read_busy", "device_write_busy"):
+    data = {f"resident_{pid}": arrays["resident"][:, k] for k, pid in enumerate(pids)}
+    for name in ("free_frames", "swap_used", "faults", "major_faults", "swap_ins", "swap_outs",
+                 "file_reads", "file_writes", "device_busy", "device_read_busy",
+                 "device_write_busy", "cpu_user", "cpu_system", "cpu_iowait"):
         data[name] = arrays[name]
-    df = pd.DataFrame(data, index=pd.Index(arrays["time_ns"] * _NS, name="time_s"))
-    return df
+    data.update({f"iowait_{pid}": arrays["iowait"][:, k] for k, pid in enumerate(pids)})
+    return pd.DataFrame(data, index=pd.Index(arrays["time_ns"] * _NS, name="time_s"))
 
 
 _core.Result.time_summary = time_summary

@@ -22,11 +22,17 @@ py::array read_only(py::array_t<T> a) {
   return std::move(a);
 }
 
-// A read-only view of an Eigen column owned by `owner`.
-template <class T, int R>
-py::array column(const Eigen::Matrix<T, R, 1>& v, py::handle owner) {
-  return read_only(py::array_t<T>({static_cast<py::ssize_t>(v.size())}, {static_cast<py::ssize_t>(sizeof(T))},
-                                  v.data(), owner));
+// A read-only view of an Eigen column, or of a row-major matrix, owned by `owner`.
+template <class M>
+py::array view_of(const M& m, py::handle owner) {
+  using T = typename M::Scalar;
+  constexpr auto size = static_cast<py::ssize_t>(sizeof(T));
+  if (M::ColsAtCompileTime == 1) {
+    return read_only(py::array_t<T>({static_cast<py::ssize_t>(m.size())}, {size}, m.data(), owner));
+  }
+  const auto cols = static_cast<py::ssize_t>(m.cols());
+  return read_only(py::array_t<T>({static_cast<py::ssize_t>(m.rows()), cols}, {cols * size, size},
+                                  m.data(), owner));
 }
 
 py::dict times_dict(const ProcTime& t) {
@@ -100,41 +106,38 @@ M matrix_from(py::handle state) {
 
 py::object vmstat_state(const Result& r) {
   if (!r.vmstat) return py::none();
-  const Vmstat& v = *r.vmstat;
-  return py::make_tuple(v.interval_ns, array_of(v.time_ns), array_of(v.resident),
-                        array_of(v.free_frames), array_of(v.faults), array_of(v.major_faults),
-                        array_of(v.swap_ins), array_of(v.swap_outs), array_of(v.device_busy),
-                        array_of(v.device_read_busy), array_of(v.device_write_busy));
+  py::list series;
+  Vmstat::for_each_series(
+      [&](const char*, auto member) { series.append(array_of((*r.vmstat).*member)); });
+  return py::make_tuple(r.vmstat->interval_ns, series);
 }
 
 std::shared_ptr<const Vmstat> vmstat_from(py::handle state) {
   if (state.is_none()) return nullptr;
   const auto s = state.cast<py::tuple>();
-  if (s.size() != 11) throw ConfigError("unsupported pickled Result state");
+  if (s.size() != 2) throw ConfigError("unsupported pickled Result state");
   auto v = std::make_shared<Vmstat>();
   v->interval_ns = s[0].cast<Tick>();
-  v->time_ns = matrix_from<Vmstat::Column>(s[1]);
-  v->resident = matrix_from<Vmstat::PerProc>(s[2]);
-  v->free_frames = matrix_from<Vmstat::Column>(s[3]);
-  v->faults = matrix_from<Vmstat::Column>(s[4]);
-  v->major_faults = matrix_from<Vmstat::Column>(s[5]);
-  v->swap_ins = matrix_from<Vmstat::Column>(s[6]);
-  v->swap_outs = matrix_from<Vmstat::Column>(s[7]);
-  v->device_busy = matrix_from<Eigen::VectorXd>(s[8]);
-  v->device_read_busy = matrix_from<Eigen::VectorXd>(s[9]);
-  v->device_write_busy = matrix_from<Eigen::VectorXd>(s[10]);
+  const auto series = s[1].cast<py::list>();
+  std::size_t k = 0;
+  Vmstat::for_each_series([&](const char*, auto member) {
+    if (k >= series.size()) throw ConfigError("unsupported pickled Result state");
+    (*v).*member = matrix_from<std::remove_reference_t<decltype((*v).*member)>>(series[k++]);
+  });
+  if (k != series.size()) throw ConfigError("unsupported pickled Result state");
   return v;
 }
 
 // Pickling (multiprocessing, Dask futures, joblib): every field, the vmstat arrays copied.
 py::tuple result_state(const Result& r) {
-  return py::make_tuple(1, r.policy, r.frames, fields_of(r.total), list_of(r.per_proc), r.proc_pids,
+  return py::make_tuple(2, r.policy, r.frames, fields_of(r.total), list_of(r.per_proc), r.proc_pids,
                         r.swap_slots_used, fields_of(r.time), list_of(r.per_proc_time), r.device,
                         r.schedule, fields_of(r.device_stats), vmstat_state(r));
 }
 
 Result result_from_state(const py::tuple& s) {
-  if (s.size() != 13 || s[0].cast<int>() != 1) throw ConfigError("unsupported pickled Result state");
+  if (s.size() != 13 || s[0].cast<int>() != 2)
+    throw ConfigError("unsupported pickled Result state");
   Result r;
   r.policy = s[1].cast<std::string>();
   r.frames = s[2].cast<std::size_t>();
@@ -191,21 +194,8 @@ void register_timing(py::module_& m) {
             const Vmstat& vm = *r.vmstat;
             py::dict d;
             d["interval_ns"] = vm.interval_ns;
-            d["time_ns"] = column(vm.time_ns, self);
-            const auto procs = static_cast<py::ssize_t>(vm.resident.cols());
-            d["resident"] = read_only(py::array_t<std::int64_t>(
-                {static_cast<py::ssize_t>(vm.resident.rows()), procs},
-                {procs * static_cast<py::ssize_t>(sizeof(std::int64_t)),
-                 static_cast<py::ssize_t>(sizeof(std::int64_t))},
-                vm.resident.data(), self));
-            d["free_frames"] = column(vm.free_frames, self);
-            d["faults"] = column(vm.faults, self);
-            d["major_faults"] = column(vm.major_faults, self);
-            d["swap_ins"] = column(vm.swap_ins, self);
-            d["swap_outs"] = column(vm.swap_outs, self);
-            d["device_busy"] = column(vm.device_busy, self);
-            d["device_read_busy"] = column(vm.device_read_busy, self);
-            d["device_write_busy"] = column(vm.device_write_busy, self);
+            Vmstat::for_each_series(
+                [&](const char* name, auto member) { d[name] = view_of(vm.*member, self); });
             return std::move(d);
           },
           "The vmstat series as read-only numpy views (None when interval_ns=0).")

@@ -153,6 +153,100 @@ TEST_CASE("vmstat rows: counts per interval, state at the end of each") {
   CHECK_FALSE(simulate(t, "lru", off).vmstat);
 }
 
+TEST_CASE("vmstat's CPU and IO wait columns: who ran, who waited, when the CPU idled") {
+  // The two-process run above, rows every 1000 ns. A waits for its read over [100, 3100); B
+  // runs [100, 1600); the CPU idles over [1600, 3100) (A waiting, B ended); A runs to 3300.
+  //   row [0, 1000):    user A 0-100, B 100-1000     A waits 900
+  //   row [1000, 2000): user B 1000-1600, idle 400   A waits all of it
+  //   row [2000, 3000): idle                         A waits all of it
+  //   row [3000, 3300): idle 100, user A 200         A waits 100
+  // A's wait and the idle time are booked when they end, at 3100, into rows already taken.
+  Params p = two_proc_params();
+  p.set("interval_ns", std::int64_t{1000});
+  const Result r = simulate(two_procs(), "lru", p);
+  REQUIRE(r.vmstat);
+  const Vmstat& vm = *r.vmstat;
+  REQUIRE(vm.rows() == 4);
+  CHECK(vm.time_ns(3) == 3300);
+  const std::vector<double> user{1.0, 0.6, 0.0, 2.0 / 3}, idle{0.0, 0.4, 1.0, 1.0 / 3},
+      waits_a{0.9, 1.0, 1.0, 1.0 / 3};
+  for (Eigen::Index k = 0; k < 4; ++k) {
+    CAPTURE(k);
+    const auto u = static_cast<std::size_t>(k);
+    CHECK(vm.cpu_user(k) == doctest::Approx(user[u]));
+    CHECK(vm.cpu_iowait(k) == doctest::Approx(idle[u]));
+    CHECK(vm.cpu_system(k) == 0);
+    CHECK(vm.iowait(k, 0) == doctest::Approx(waits_a[u]));
+    CHECK(vm.iowait(k, 1) == 0);
+    CHECK(vm.swap_used(k) == 0);
+  }
+  CHECK(vm.file_reads.sum() == 1);
+  CHECK(vm.file_reads == vm.major_faults);
+  CHECK(vm.file_writes.isZero());
+
+  // Trace order: everything waits for A's read, [100, 3100); the 17 other accesses run over
+  // [3100, 4800). Rows end at 1000, 2000, 3000, 4000 and 4800.
+  p.set("schedule", std::string("static"));
+  const Result s = simulate(two_procs(), "lru", p);
+  REQUIRE(s.vmstat);
+  REQUIRE(s.vmstat->rows() == 5);
+  const Eigen::VectorXd static_idle = (Eigen::VectorXd(5) << 0.9, 1.0, 1.0, 0.1, 0.0).finished();
+  CHECK(s.vmstat->cpu_iowait.isApprox(static_idle));
+  CHECK(s.vmstat->iowait.col(0).isApprox(static_idle));  // only A waits
+  CHECK(s.vmstat->iowait.col(1).isZero());
+  CHECK((s.vmstat->cpu_user + s.vmstat->cpu_iowait).isApproxToConstant(1.0));
+}
+
+TEST_CASE("vmstat's time columns add up to the run's times, on every device and schedule") {
+  // Random traces of 3 processes with file pages, batch reclaim, readahead: every row's CPU
+  // fractions sum to 1, and summed over the rows (fraction x the row's length) the columns
+  // give the run's user, sys and IO wait, per process too; swap_used ends at the run's.
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const Trace t = random_trace(seed, 3000, 150, 3, true);
+    for (const std::string device : {"hdd-2002", "nvme", "zram"}) {
+      for (const std::string schedule : {"static", "round_robin"}) {
+        CAPTURE(seed);
+        CAPTURE(device);
+        CAPTURE(schedule);
+        const Params p{{"frames", std::int64_t{40}},
+                       {"device", device},
+                       {"schedule", schedule},
+                       {"interval_ns", std::int64_t{300'000}},
+                       {"cpu_ns", std::int64_t{1000}},
+                       {"quantum_ns", std::int64_t{20'000}},
+                       {"high_watermark", std::int64_t{8}},
+                       {"low_watermark", std::int64_t{2}}};
+        const Result r = simulate(t, "lru", p);
+        REQUIRE(r.vmstat);
+        const Vmstat& vm = *r.vmstat;
+        REQUIRE(vm.rows() > 3);
+        Eigen::VectorXd length(vm.rows());
+        for (Eigen::Index k = 0; k < vm.rows(); ++k) {
+          length[k] = static_cast<double>(vm.time_ns[k] - (k == 0 ? 0 : vm.time_ns[k - 1]));
+        }
+        CHECK((vm.cpu_user + vm.cpu_system + vm.cpu_iowait).isApproxToConstant(1.0));
+        CHECK(vm.cpu_user.minCoeff() >= 0);
+        CHECK(vm.cpu_iowait.minCoeff() >= 0);
+        const auto total = [&](const Eigen::VectorXd& fraction) {
+          return std::llround(fraction.dot(length));
+        };
+        CHECK(total(vm.cpu_user) == static_cast<long long>(r.time.user_ns));
+        CHECK(total(vm.cpu_system) == static_cast<long long>(r.time.sys_ns));
+        CHECK(vm.iowait.maxCoeff() <= 1 + 1e-12);
+        for (Eigen::Index q = 0; q < vm.iowait.cols(); ++q) {
+          CAPTURE(q);
+          CHECK(total(vm.iowait.col(q)) ==
+                static_cast<long long>(r.per_proc_time[static_cast<std::size_t>(q)].iowait_ns));
+        }
+        CHECK(vm.swap_used(vm.rows() - 1) == static_cast<std::int64_t>(r.swap_slots_used));
+        CHECK(vm.file_reads.sum() == static_cast<std::int64_t>(r.total.file_reads));
+        CHECK(vm.file_writes.sum() == static_cast<std::int64_t>(r.total.file_writes));
+        if (device != "zram") CHECK(r.time.iowait_ns > 0);
+      }
+    }
+  }
+}
+
 // FIFO that records its ticks. Run as its own type it has select_victim inlined, and a
 // one-process run without a device takes the engine's plain replay loop, which keeps no clock
 // between events; run as a Policy& it takes the general loop, which counts time per access.
@@ -205,16 +299,10 @@ void check_same_run(const Result& plain, const Result& general) {
   const Vmstat& a = *plain.vmstat;
   const Vmstat& b = *general.vmstat;
   REQUIRE(a.rows() == b.rows());
-  CHECK(a.time_ns == b.time_ns);
-  CHECK(a.resident == b.resident);
-  CHECK(a.free_frames == b.free_frames);
-  CHECK(a.faults == b.faults);
-  CHECK(a.major_faults == b.major_faults);
-  CHECK(a.swap_ins == b.swap_ins);
-  CHECK(a.swap_outs == b.swap_outs);
-  CHECK(a.device_busy == b.device_busy);
-  CHECK(a.device_read_busy == b.device_read_busy);
-  CHECK(a.device_write_busy == b.device_write_busy);
+  Vmstat::for_each_series([&](const char* series, auto member) {
+    CAPTURE(series);
+    CHECK(a.*member == b.*member);
+  });
 }
 
 TEST_CASE("the plain replay loop keeps time as the general loop: ticks, vmstat rows, elapsed") {

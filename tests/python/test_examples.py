@@ -398,6 +398,9 @@ def test_read_priority_vmstat_splits_the_disks_time(capsys):
     assert 0 < vm["device_write_busy"].iloc[1] < 0.1
     assert (vm["device_write_busy"].iloc[2:] == 0).all()
     assert (vm["device_busy"] > 0.9999).all()
+    # The CPU idles for process 2's reads all along; process 1's slots stay in use.
+    assert (vm["cpu_iowait"].round(3) == 1.0).all() and (vm["iowait_2"].round(3) == 1.0).all()
+    assert (vm["swap_used"] == 2560).all()
 
 
 @pytest.fixture(scope="module")

@@ -40,6 +40,14 @@ def test_zram_costs_cpu_not_io():
     # compress 10 us during R2, decompress 3 us during R1.
     r = pagesim.simulate(tiny(), "lru", device="zram", **TINY)
     assert (r.time["elapsed_ns"], r.time["sys_ns"], r.time["iowait_ns"]) == (13300, 13000, 0)
+    # Rows every 5 us: [0, 5000) accesses 200 ns, compression from 200; [5000, 10000) all
+    # compression; [10000, 13300) compression to 10200, R1 100 ns, decompression 3000 ns.
+    vm = pagesim.simulate(tiny(), "lru", device="zram", interval_ns=5000, **TINY).vmstat()
+    assert vm.index.tolist() == pytest.approx([5e-6, 10e-6, 13.3e-6])
+    assert vm["cpu_user"].tolist() == pytest.approx([0.04, 0.0, 1 / 33])
+    assert vm["cpu_system"].tolist() == pytest.approx([0.96, 1.0, 32 / 33])
+    assert (vm["cpu_system"] == vm["device_busy"]).all()
+    assert (vm["cpu_iowait"] == 0).all() and (vm["iowait_1"] == 0).all()
 
 
 def test_vmstat_is_a_read_only_view_and_a_dataframe():
@@ -52,9 +60,16 @@ def test_vmstat_is_a_read_only_view_and_a_dataframe():
     assert arrays["faults"].sum() == 3
     assert arrays["resident"].shape == (14, 1)
     df = r.vmstat()
-    assert list(df.columns) == ["resident_1", "free_frames", "faults", "major_faults",
-                                "swap_ins", "swap_outs", "device_busy", "device_read_busy",
-                                "device_write_busy"]
+    assert list(df.columns) == ["resident_1", "free_frames", "swap_used", "faults",
+                                "major_faults", "swap_ins", "swap_outs", "file_reads",
+                                "file_writes", "device_busy", "device_read_busy",
+                                "device_write_busy", "cpu_user", "cpu_system", "cpu_iowait",
+                                "iowait_1"]
+    # The process waits from its fault at 300 ns to the end; the CPU with it.
+    assert df["cpu_user"].iloc[0] == pytest.approx(300 / 1e6)
+    assert df["iowait_1"].iloc[0] == df["cpu_iowait"].iloc[0] == pytest.approx(1 - 300 / 1e6)
+    assert df["cpu_iowait"].iloc[1:].tolist() == [1.0] * 13
+    assert df["swap_used"].tolist() == [1] * 14
     assert df["swap_outs"].sum() == 1 and df["swap_ins"].sum() == 1
     # The device is busy from 200 ns to the end, so every full interval after the first is
     # busy all the time: the write of slot 0 from 200 to 436733 ns, then the read until the

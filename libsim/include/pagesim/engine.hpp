@@ -238,6 +238,23 @@ class Engine {
   std::uint64_t file_position(PageId p) const { return swap_.size() + p; }
   // Static order: proc waits (and the clock with it) until its read completes.
   void wait_for_read(ProcId proc);
+  // Books process q's wait for IO over [from, to), after it ended.
+  void book_iowait(ProcId q, Tick from, Tick to) {
+    proc_time_[q].iowait_ns += to - from;
+    if (from < vm_last_time_)
+      book_in_taken_rows(from, to, vm_iowait_, proc_time_.size(), q, vm_last_iowait_[q]);
+  }
+  // Books the CPU's idle time over [from, to) while a process waited for IO, after it ended.
+  void book_idle(Tick from, Tick to) {
+    idle_ns_ += to - from;
+    if (from < vm_last_time_) book_in_taken_rows(from, to, vm_idle_, 1, 0, vm_last_idle_);
+  }
+  // For a wait that began before the last vmstat row was taken: adds its part in each row
+  // taken since (row k covers [time of row k - 1, time of row k)) to column `col` of `rows`
+  // (`stride` columns), and to `counted`, the total that the next row starts from, so that
+  // the next row gets the rest.
+  void book_in_taken_rows(Tick from, Tick to, std::vector<std::int64_t>& rows, std::size_t stride,
+                          std::size_t col, Tick& counted);
   // Moves the clock to t (not backwards), taking vmstat rows on the way.
   void jump_to(Tick t) {
     if (t <= now_) return;
@@ -349,12 +366,16 @@ class Engine {
   std::vector<ProcTime> proc_time_;
   std::vector<Tick> finish_;
 
-  // vmstat rows, flattened.
-  std::vector<std::int64_t> vm_time_, vm_resident_, vm_free_, vm_faults_, vm_major_,
-      vm_swap_ins_, vm_swap_outs_;
-  std::vector<double> vm_busy_, vm_read_busy_, vm_write_busy_;
+  Tick idle_ns_ = 0;  // the CPU idle while a process waits for IO
+
+  // vmstat rows, flattened; times in ns, made fractions of their intervals at the end.
+  std::vector<std::int64_t> vm_time_, vm_resident_, vm_free_, vm_swap_used_, vm_faults_, vm_major_,
+      vm_swap_ins_, vm_swap_outs_, vm_file_reads_, vm_file_writes_, vm_read_busy_, vm_write_busy_,
+      vm_idle_, vm_iowait_;
   Counters vm_last_;
   SwapDevice::Busy vm_last_busy_;
+  Tick vm_last_idle_ = 0;
+  std::vector<Tick> vm_last_iowait_;  // per process
   Tick vm_last_time_ = 0;
 };
 
@@ -849,12 +870,14 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
         device_.advance(s);
         t = earliest();
       }
+      const Tick idle_from = now_;
       jump_to(t);
+      book_idle(idle_from, now_);
       continue;
     }
     rr = q + 1;
     if (blocked_since[q] != kNoTime) {
-      proc_time_[q].iowait_ns += ready_at_[q] - blocked_since[q];
+      book_iowait(q, blocked_since[q], ready_at_[q]);
       blocked_since[q] = kNoTime;
     }
     if (cursor[q] == begin[q + 1]) {
