@@ -42,11 +42,19 @@
 //   2.6.20 also keeps unreferenced mapped pages active unless reclaim_mapped; here the
 //   anon/file balance below plays that role.
 //
-//   shrink_page_list (2.6.20), from the inactive tail:
+//   shrink_page_list (2.6.20), from the inactive tail, in the kernel's order:
 //     referenced = page_referenced(page)     (test-and-clear PG_referenced and pte young)
 //     if (referenced && page_mapping_inuse(page)) -> activate (rotated)
-//     else -> reclaim (the engine writes the page if dirty: 2.6.20 would start pageout()
-//             and free the page when the write completes)
+//       (mapped, or in the swap cache: every resident anonymous page here; never a
+//       read()/write() file page)
+//     add_to_swap, try_to_unmap: the engine's business (slot, dirty bit)
+//     if (PageDirty(page)) {
+//       if (referenced) goto keep_locked;   -> back to the inactive head, PG_referenced
+//                                              cleared, not written (not rotated)
+//       pageout()                          -> the engine writes the page and evicts it
+//                                             (2.6.20 frees it when the write completes)
+//     }
+//     else -> reclaim (a clean page, referenced or not)
 //
 //   get_scan_count (~2.6.36), simplified: the fractions
 //     ap = (swappiness + 1) * (recent_scanned[anon] + 1) / (recent_rotated[anon] + 1)
@@ -440,8 +448,10 @@ class ActiveInactive final : public Policy {
     const PageId p = lists_.back(inactive_list(type));
     ++recent_scanned_[type];
     if constexpr (kSwapToken) token_.scanned();
-    if (page_referenced(p, type, view) && type == kAnon) {
-      activate(p, type);
+    const bool referenced = page_referenced(p, type, view);
+    if (referenced && type == kAnon) return activate(p, type);  // page_mapping_inuse
+    if (referenced && view.dirty(p)) {
+      lists_.move_to_front(inactive_list(type), p);  // keep_locked
       return;
     }
     evict(p, view, out);

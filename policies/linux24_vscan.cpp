@@ -9,33 +9,41 @@
 //
 // Page model. Resident anonymous pages are mapped (their accesses set the pte young bit,
 // which only swap_out looks at); file pages are page cache used through read()/write():
-// never mapped, every access calls mark_page_accessed.
+// never mapped, every access calls mark_page_accessed. A page brought in by swap
+// readahead (swapin_readahead -> read_swap_cache_async -> lru_cache_add) is only in the
+// swap cache: inactive head, PG_referenced clear, no pte. shrink_cache frees it like a
+// clean page-cache page (page_count 1, page->mapping = &swapper_space) and swap_out never
+// sees it; the first access to it is do_swap_page finding it in the swap cache: it maps
+// the page and calls mark_page_accessed.
 //
 //   mark_page_accessed: if (!PageActive && PageReferenced) { activate_page; ClearPageReferenced }
 //                       else SetPageReferenced
 //   new page: inactive head, then mark_page_accessed (do_anonymous_page, do_swap_page and
 //             generic_file_read all call it)   -> inactive,referenced
+//   readahead page: inactive head, unreferenced, unmapped (above)
 //
 //   try_to_free_pages (nr_pages = victims still wanted):
 //     for priority = DEF_PRIORITY (6) down to 1:                       -- shrink_caches
 //       refill_inactive(nr_pages * nr_active / ((nr_inactive + 1) * 2))  ("active list 2/3")
 //       shrink_cache(nr_pages, priority); done when nr_pages victims were found
 //
-//   refill_inactive(n), one walk from the active tail:
+//   refill_inactive(n), one walk from the active tail, at most n pages looked at
+//   (2.4.17: while (nr_pages-- && entry != &active_list); 2.4.18 counts deactivations):
 //     if (PageTestandClearReferenced) rotate to the active head
-//     else { n--; move to the inactive head with PG_referenced SET }   (stop when n == 0)
+//     else move to the inactive head with PG_referenced SET
 //
 //   shrink_cache: max_scan = nr_inactive / priority,
 //                 max_mapped = min(nr_pages << (10 - priority), max_scan / 10)
 //     from the inactive tail, each page first moved to the inactive head:
-//       mapped (anonymous):  if (--max_mapped < 0) { swap_out(); return; }  else skip
+//       mapped (anonymous, not a readahead page):
+//                            if (--max_mapped < 0) { swap_out(); return; }  else skip
 //       otherwise: reclaim it, PG_referenced NOT checked (a dirty page is written by the
 //                  engine at eviction; 2.4.17 starts writepage and frees it on a later pass)
 //
 //   swap_out: counter = mmlist_nr (the processes that have not exited); do {
 //       mm = swap_mm; while (mm's hand is at its end) { hand = 0; mm = next mm; swap_mm = mm }
 //       swap_out_mm(mm): from mm->swap_address upward in virtual-address order, each
-//         resident mapped page -> try_to_swap_out:
+//         resident mapped page (pte_present) -> try_to_swap_out:
 //           ptep_test_and_clear_young -> mark_page_accessed, keep
 //           PageActive -> keep
 //           else unmap: here the page is nominated as a victim (2.4 unmaps it into the swap
@@ -90,6 +98,7 @@ class Linux24Vscan final : public Policy {
   void reset(std::size_t num_pages, std::size_t /*frames*/) override {
     lists_.reset(num_pages, 2);
     pg_referenced_.assign(num_pages, 0);
+    unmapped_.assign(num_pages, 0);
     walk_ = AnonWalkOrder{};
     mm_end_.clear();
     hand_.clear();
@@ -98,18 +107,25 @@ class Linux24Vscan final : public Policy {
   }
 
   void on_hit(const Access& a, PageTableView) override {
-    if (a.kind == PageKind::kFile) mark_page_accessed(a.page);
+    if (a.kind == PageKind::kFile) return mark_page_accessed(a.page);
+    if (unmapped_[a.page]) {
+      // do_swap_page: lookup_swap_cache finds the readahead page; map it, mark it accessed.
+      unmapped_[a.page] = 0;
+      mark_page_accessed(a.page);
+    }
   }
 
   void on_fault(const Access& a, PageTableView) override {
     lists_.push_front(kInactive, a.page);
     pg_referenced_[a.page] = 0;
-    mark_page_accessed(a.page);
+    unmapped_[a.page] = a.readahead;
+    if (!a.readahead) mark_page_accessed(a.page);
   }
 
   void on_free(PageId p, PageTableView view) override {
     lists_.remove(p);
     pg_referenced_[p] = 0;
+    unmapped_[p] = 0;
     if (walk_.begin.empty()) build_walk_order(view.trace());
     const std::size_t mm = view.proc(p);
     if (mm_end_[mm] != walk_.begin[mm]) mmput(mm);
@@ -167,13 +183,12 @@ class Linux24Vscan final : public Policy {
 
   void refill_inactive(std::size_t n) {
     PageId p = lists_.back(kActive);
-    while (n > 0 && p != kNoPage) {
+    for (; n > 0 && p != kNoPage; --n) {
       const PageId up = lists_.prev(p);
       if (pg_referenced_[p]) {
         pg_referenced_[p] = 0;
         lists_.move_to_front(kActive, p);
       } else {
-        --n;
         lists_.move_to_front(kInactive, p);
         pg_referenced_[p] = 1;
       }
@@ -189,7 +204,7 @@ class Linux24Vscan final : public Policy {
     while (max_scan-- > 0 && !lists_.empty(kInactive)) {
       const PageId p = lists_.back(kInactive);
       lists_.move_to_front(kInactive, p);
-      if (view.kind(p) == PageKind::kAnon) {
+      if (view.kind(p) == PageKind::kAnon && !unmapped_[p]) {
         if (--max_mapped < 0) return swap_out(want, view, out);
         continue;
       }
@@ -216,7 +231,7 @@ class Linux24Vscan final : public Policy {
     const std::size_t end = mm_end_[mm];
     while (hand_[mm] < end) {
       const PageId p = walk_.pages[hand_[mm]++];
-      if (!view.resident(p) || lists_.list_of(p) == PageLists::kNone) continue;
+      if (!view.resident(p) || lists_.list_of(p) == PageLists::kNone || unmapped_[p]) continue;
       if (view.test_and_clear_referenced(p)) {
         mark_page_accessed(p);
         continue;
@@ -231,6 +246,7 @@ class Linux24Vscan final : public Policy {
   void evict(PageId p, VictimList& out) {
     lists_.remove(p);
     pg_referenced_[p] = 0;
+    unmapped_[p] = 0;
     out.push_back(p);
   }
 
@@ -241,6 +257,7 @@ class Linux24Vscan final : public Policy {
 
   PageLists lists_;
   std::vector<std::uint8_t> pg_referenced_;
+  std::vector<std::uint8_t> unmapped_;  // in the swap cache by readahead, no pte yet
   // walk_.pages[walk_.begin[m] .. mm_end_[m]) = process m's anonymous pages in vpn order
   // (empty once it exited); hand_[m] = index of its swap_address in walk_.pages.
   AnonWalkOrder walk_;

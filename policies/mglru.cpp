@@ -1,4 +1,10 @@
-// Multi-generational LRU, simplified from Linux 6.1 (Yu Zhao's MGLRU).
+// Multi-generational LRU, simplified from Linux 6.1-stable (Yu Zhao's MGLRU), with "mm/mglru:
+// fix underprotected page cache" (commit 081488051d28, backported to 6.1-stable in December
+// 2023): read() file pages are inserted in min_seq + 1 rather than min_seq, a page whose refs
+// saturated (five fd accesses) is protected in sort_folio whatever the tier index, and a
+// refault with refs >= 3 restores saturated refs and PG_workingset. Original 6.1 inserts
+// clean cold pages in min_seq, protects by tier only, and sets PG_workingset on a file
+// refault only when refs == 4.
 //
 // Sources: Linux 6.1 mm/vmscan.c (lru_gen section): should_run_aging, try_to_inc_max_seq /
 // walk_pte_range, inc_max_seq, inc_min_seq, try_to_inc_min_seq, isolate_folios,
@@ -17,7 +23,7 @@
 //     a page faulted in (anonymous fault or swap-in: folio_add_lru in fault context sets
 //       PG_active) -> max_seq
 //     otherwise (file pages read()) -> min_seq + 1, or min_seq when min_seq + MIN_NR_GENS
-//       >= max_seq
+//       >= max_seq (the fix; 6.1 before it: min_seq)
 //   folio_inc_refs (every file access, the faulting read included):
 //     !PG_referenced -> set it; else !PG_workingset -> set it; else refs = min(refs + 1, 3)
 //   tier = order_base_2(refs + workingset + 1)                      (0..3)
@@ -44,16 +50,21 @@
 //       200 - swappiness). The other type is used when the chosen one has no page there.
 //     tier_idx: get_type_to_scan / get_tier_idx, comparing each tier's refault rate with
 //       tier 0's (positive_ctrl_err, MIN_LRU_BATCH = parameter min_lru_batch, default 64)
-//     sort_folio:
-//       tier > tier_idx -> protected: to the tail of gen min_seq + 1, refs cleared
+//     sort_folio (refs = refs + workingset, 0..4):
+//       tier > tier_idx || refs == BIT(LRU_REFS_WIDTH) (4, the fix) -> protected: to the
+//         tail of gen min_seq + 1, refs cleared
 //       dirty file page, writeback not yet started -> to the head of gen min_seq + 1
 //         (the kernel starts writeback; here it is evicted the next time it is reached,
 //         when the engine writes it)
 //     shrink_folio_list: anonymous page with a young pte -> activated: head of max_seq
 //     otherwise evicted with a shadow (min_seq, refs + workingset)
 //   refault (lru_gen_refault): counted in refaulted[type][tier] when the shadow's min_seq
-//     is the current one; an anonymous refault (fault context), or a file one with
-//     refs + workingset == 4, sets PG_workingset.
+//     is the current one; then
+//       if (lru_gen_in_fault() || refs >= BIT(LRU_REFS_WIDTH) - 1)      (the fix; 6.1: == 4)
+//         set_mask_bits(&folio->flags, 0, LRU_REFS_MASK | BIT(PG_workingset));
+//     i.e. an anonymous refault (fault context) or a file one with refs + workingset >= 3
+//     comes back with refs 3 and PG_workingset: saturated, protected by sort_folio until
+//     its refs are cleared.
 //   exit (exit_mmap: release_pages -> lruvec_del_folio -> lru_gen_del_folio; the freed swap
 //     entry takes its shadow with it, swap_range_free -> clear_shadow_from_swap_cache): the
 //     page leaves its generation and its shadow is dropped; a generation emptied by it is
@@ -77,6 +88,7 @@ constexpr std::size_t kFile = 1;
 constexpr std::uint64_t kMinNrGens = 2;
 constexpr std::uint64_t kMaxNrGens = 4;
 constexpr int kMaxNrTiers = 4;
+constexpr int kRefsSaturated = 4;  // BIT(LRU_REFS_WIDTH): 2-bit refs at 3, plus workingset
 
 struct CtrlPos {
   std::uint64_t refaulted;
@@ -229,7 +241,10 @@ class Mglru final : public Policy {
     shadow_seq_[p] = 0;
     if (seq != min_seq_[type]) return;
     ++refaulted_[type][tier_from_refs(refs)];
-    if (type == kAnon || refs == 4) flags_[p] |= kWorkingset;
+    if (type == kAnon || refs >= kRefsSaturated - 1) {
+      refs_[p] = 3;  // LRU_REFS_MASK
+      flags_[p] |= kWorkingset;
+    }
   }
 
   std::size_t gen_size(std::size_t type, std::uint64_t seq) const {
@@ -357,7 +372,7 @@ class Mglru final : public Policy {
     const std::uint64_t seq = min_seq_[type];
     const PageId p = lists_.back(list_index(type, seq));
     const int tier = tier_of(p);
-    if (tier > tier_idx) {
+    if (tier > tier_idx || lru_refs(p) == kRefsSaturated) {
       add_to_gen(p, type, seq + 1, /*front=*/false);
       clear_refs(p);
       ++protected_[type][tier];
@@ -421,7 +436,8 @@ std::int64_t probe_mglru(const Policy& policy, PageId page) {
 }
 
 PAGESIM_REGISTER_POLICY(Mglru, "mglru",
-                        "Linux 6.1 multi-gen LRU, simplified: 4 generations, tiers by refs, "
-                        "PID-controlled protection");
+                        "Linux 6.1-stable multi-gen LRU (with the underprotected page cache "
+                        "fix), simplified: 4 generations, tiers by refs, PID-controlled "
+                        "protection");
 
 }  // namespace pagesim

@@ -18,12 +18,18 @@
 //   age_page_down: age -= min(1, age)                 exponential: age /= 2
 //   new page (lru_cache_add + mark_page_accessed): active head, age = PAGE_AGE_START (5; 2
 //     exponential), PG_referenced set
+//   swap readahead page (read_swap_cache_async -> lru_cache_add): active head, age =
+//     PAGE_AGE_START, but only in the swap cache: no pte (not mapped) and PG_referenced
+//     clear, so page_mapping_inuse() fails and the first refill_inactive_zone drops it to
+//     inactive_clean. A later access is a soft fault (below) that maps it.
 //   mark_page_accessed: on inactive_clean -> activate; else SetPageReferenced
 //   activation (any path): active head, age = max(age, PAGE_AGE_START)
 //
 //   refill_inactive_zone(priority, target):  maxscan = active >> priority, from active tail
 //     if (!page_mapping_inuse(page)) drop_page: clean -> inactive_clean, dirty ->
-//                                    inactive_dirty, no aging
+//                                    inactive_dirty, no aging, ClearPageReferenced
+//                                    (mm/swap.c: "If the page is touched again while on
+//                                    the inactive_clean list it'll be reactivated")
 //     else: page_referenced(page) ? age_page_up : age_page_down
 //           if (age) rotate to the active head
 //           else deactivate (inactive_dirty head, age 0); stop after target+1 of these
@@ -123,6 +129,11 @@ class RmapAging final : public Policy {
     const PageId p = a.page;
     lists_.push_front(kActive, p);
     age_[p] = static_cast<std::uint8_t>(age_start_);
+    if (a.readahead) {
+      // read_swap_cache_async: in the swap cache only, no pte, never marked accessed.
+      flags_[p] = 0;
+      return;
+    }
     flags_[p] = static_cast<std::uint8_t>(kReferenced | (a.kind == PageKind::kAnon ? kMapped : 0));
   }
 
@@ -205,9 +216,11 @@ class RmapAging final : public Policy {
     while (maxscan-- > 0 && !lists_.empty(kActive)) {
       const PageId p = lists_.back(kActive);
       if (!(flags_[p] & kMapped)) {
-        // drop_page: the object is not in use, no aging.
+        // drop_page: the object is not in use, no aging; ClearPageReferenced, so that only
+        // a touch on inactive_clean (which reactivates) saves the page.
         lists_.move_to_front(view.dirty(p) ? kInactiveDirty : kInactiveClean, p);
         age_[p] = 0;
+        flags_[p] &= static_cast<std::uint8_t>(~kReferenced);
         continue;
       }
       if (page_referenced(p, view)) {

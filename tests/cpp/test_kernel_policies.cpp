@@ -216,6 +216,23 @@ TEST_CASE("hot anonymous set + file scan: active_inactive keeps the hot set (swa
   CHECK(ai.per_proc[0].faults >= 50);  // the cold faults
 }
 
+TEST_CASE("active_inactive: a dirty file page with PG_referenced is kept, not written") {
+  // 2.6.20 shrink_page_list: if (PageDirty(page)) { if (referenced) goto keep_locked; ... }
+  // File pages, 3 frames; 1 written, 2 3 read, then 4 and 1 again. ' = PG_referenced;
+  // inactive file list head..tail; every read() is mark_page_accessed.
+  // W1 R2 R3: inactive [3' 2' 1'] (1 dirty). R4: reclaim: tail 1: page_referenced -> true
+  //   (clears it), not mapped -> no activation; dirty and referenced -> keep: head, [1 3' 2'].
+  //   Tail 2: referenced, but clean -> reclaimed: VICTIM 2. Inactive [4' 1 3'].
+  // R1: a hit. Faults 1 2 3 4 = 4, no file write. (Writing 1 out and evicting it, as before,
+  // made R1 fault again: 5 faults, 1 file write.)
+  TraceBuilder b;
+  b.add(1, 1, true, PageKind::kFile);
+  for (std::uint64_t p : {2u, 3u, 4u, 1u}) b.add(1, p, false, PageKind::kFile);
+  const Counters c = run(std::move(b).build(), "active_inactive", 3);
+  CHECK(c.faults == 4);
+  CHECK(c.file_writes == 0);
+}
+
 TEST_CASE("active_inactive rejects bad parameters") {
   const Trace t = file_trace({1});
   CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"swappiness", std::int64_t{201}}}),
@@ -493,6 +510,41 @@ TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted 
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
 }
 
+TEST_CASE("rmap_aging: drop_page clears PG_referenced; a touch on inactive_clean reactivates") {
+  // File pages (read(): unmapped, every access mark_page_accessed), 6 frames, no tick (the
+  // run lasts well under a second). ' = PG_referenced; lists head..tail.
+  // R1..R6: active [6' 5' 4' 3' 2' 1'], age 5 each.
+  // R7: shortage (6 + 0) / 5 + 1 - 0 = 2 -> refill_inactive_zone(0, 2): every page fails
+  //   page_mapping_inuse -> drop_page: inactive_clean [6 5 4 3 2 1], referenced cleared.
+  //   reclaim_page: tail 1, unreferenced, clean -> VICTIM 1. Active [7'].
+  // R2: on inactive_clean -> activated: active [2 7'], clean [6 5 4 3].
+  // R8: shortage (2 + 0) / 5 + 1 - 4 < 0; reclaim_page: tail 3 -> VICTIM 3.
+  // R2: a hit. Faults: 1..7, 8 = 8. (With PG_referenced kept, reclaim_page sent all six to
+  // inactive_dirty, page_launder_zone then freed 2, the oldest: R2 faulted again, 9.)
+  const Trace t = file_trace({1, 2, 3, 4, 5, 6, 7, 2, 8, 2});
+  CHECK(run(t, "rmap_aging", 6).faults == 8);
+}
+
+TEST_CASE("rmap_aging: a swap readahead page is unmapped and unreferenced, dropped first") {
+  // read_swap_cache_async puts the page in the swap cache only: no pte, PG_referenced clear.
+  // Anonymous A (id 0) faulted, R (id 1) read ahead; 8 frames; lists head..tail.
+  // Fault A: active [A], age 5, PG_referenced + young, mapped. Readahead R: active [R A],
+  //   age 5, nothing set.
+  // Reclaim 1: shortage (2 + 0) / 5 + 1 - 0 = 1 -> refill_inactive_zone(0, 1), maxscan 2:
+  //   A referenced -> age 8, rotated [A R]; R fails page_mapping_inuse -> drop_page:
+  //   inactive_clean [R]. reclaim_page: R unmapped, unreferenced, clean -> VICTIM R.
+  // (Treated as a faulted page, R would age like A and A, scanned first, would reach age 0
+  // first: VICTIM A.)
+  TraceBuilder b;
+  b.add(1, 0, false);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "rmap_aging", 8, Params{});
+  d.fault(0);
+  d.read_ahead(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+}
+
 }  // namespace
 }  // namespace pagesim::test
 
@@ -544,6 +596,49 @@ TEST_CASE("linux24_vscan: shrink_cache reclaims file pages without checking PG_r
   // A B C D B -> B faults again: 5 faults; A stays.
   const Trace t = file_trace({1, 1, 2, 3, 4, 2, 1});
   CHECK(run(t, "linux24_vscan", 3).faults == 5);
+}
+
+TEST_CASE("linux24_vscan: refill_inactive(n) looks at n pages, rotated ones included (2.4.17)") {
+  // 2.4.17: while (nr_pages-- && entry != &active_list). One process; file pages 1 3 4,
+  // anonymous 0 and 2 (vpn = page number), 4 frames. ' = PG_referenced, y = pte young;
+  // lists head..tail.
+  // R3 R3: active [3]. R1 R1: active [1 3]. R0, W2: inactive [2'y 0'y]. R3: active, 3'.
+  // R4 (reclaim 1, nr_pages 1): prio 6..3: refill(1 * 2 / 6 = 0), max_scan 2 / p = 0.
+  //   prio 2: max_scan 1, max_mapped min(256, 0) = 0: tail 0 mapped -> swap_out: 0 young
+  //   -> mark_page_accessed -> active; 2 likewise: active [2 0 1 3']; second pass: both
+  //   active. prio 1: refill(1 * 4 / 2 = 2): 3' rotated (clears it), 1 -> inactive [1'];
+  //   two pages looked at. shrink_cache: max_scan 1: tail 1 -> VICTIM 1. Active [3 2 0],
+  //   inactive [4'].
+  // R1 (reclaim 2): prio 6..2: refill(1 * 3 / 4 = 0), max_scan 1 / p = 0. prio 1: refill 0,
+  //   max_scan 1: tail 4 (file) -> VICTIM 4. Inactive [1'].
+  // W4: faults again. Faults: 3 1 0 2 4 1 4 = 7.
+  // (Counting deactivations, as 2.4.18 does, refill(2) deactivated 1 and 0: reclaim 2 found
+  // 0 by swap_out, 4 stayed and W4 was a hit: 6 faults.)
+  TraceBuilder b;
+  const std::uint64_t pages[] = {3, 3, 1, 1, 0, 2, 3, 4, 1, 4};
+  for (std::size_t i = 0; i < 10; ++i) {
+    const std::uint64_t p = pages[i];
+    b.add(1, p, i == 5 || i == 9, p == 0 || p == 2 ? PageKind::kAnon : PageKind::kFile);
+  }
+  CHECK(run(std::move(b).build(), "linux24_vscan", 4).faults == 7);
+}
+
+TEST_CASE("linux24_vscan: a swap readahead page is freed by shrink_cache, skipped by swap_out") {
+  // swapin_readahead -> read_swap_cache_async: inactive head, unreferenced, no pte. One
+  // process, anonymous R (id 0, vpn 5) and B (id 1, vpn 1) read ahead, then A (id 2, vpn 9)
+  // faulted: inactive [A'y B R]. Reclaim 1: prio 6..4: refill 0, max_scan 3 / p = 0.
+  //   prio 3: max_scan 1, max_mapped min(128, 0) = 0: tail R is not mapped (page_count 1,
+  //   page->mapping the swap cache) -> freed: VICTIM R.
+  // (As mapped pages, R at the tail would have started swap_out, which walks B (vpn 1)
+  // first: not young, inactive -> VICTIM B.)
+  TraceBuilder b;
+  for (std::uint64_t vpn : {5u, 1u, 9u}) b.add(1, vpn, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_vscan", 8, Params{});
+  d.read_ahead(0);
+  d.read_ahead(1);
+  d.fault(2);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
 }
 
 }  // namespace
@@ -882,6 +977,40 @@ TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction
   CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 1);  // H: seq 1, tier 1
   CHECK(d.reclaim(1) == std::vector<PageId>{4});
   CHECK(probe_mglru(d.policy(), 0) == 2 * 8 + 0);  // H protected: seq 2, refs cleared
+}
+
+TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes back saturated") {
+  // "mm/mglru: fix underprotected page cache" (081488051d28). File pages only (should_run_aging
+  // looks at file's min_seq), 16 frames, swappiness 60, no refaults: get_type_to_scan picks
+  // file (its tier-0 refaults < MIN_LRU_BATCH) and tier_idx 3 (nothing protected by tier).
+  // refs below = refs + workingset; tier = order_base_2(refs + 1).
+  // (a) H (id 0) read 5 times: refs 4 (saturated), tier 3. C (id 1) read once. Both in
+  //   min_seq + 1 = gen1: [C H]. Reclaim 1: min_seq[file] 0 -> 1; 3 generations, young
+  //   (seq 3) 0, old (seq 1) 2 * 4 < 2 no -> no aging. Tail H: tier 3 > 3 no, but refs == 4
+  //   -> protected: tail of gen2, refs cleared. Tail C -> VICTIM C. (Before the fix: H.)
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 3; ++v) b.add(1, v, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  {
+    Driver d(t, "mglru", 16, Params{});
+    d.fault(0);
+    for (int k = 0; k < 4; ++k) d.touch(0);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    CHECK(probe_mglru(d.policy(), 0) == 2 * 8 + 0);  // H: seq 2, refs cleared
+  }
+  // (b) H read 4 times: refs 3, tier 2. Reclaim 1 (as above, H alone in gen1): tier 2 <= 3,
+  //   not saturated -> VICTIM H, shadow (min_seq 1, refs 3). H read again: the shadow's seq is
+  //   min_seq -> a refault; refs 3 >= BIT(LRU_REFS_WIDTH) - 1 -> refs 3 and PG_workingset
+  //   (saturated), inserted at min_seq 1 (1 + 2 >= max_seq 3), then the read sets
+  //   PG_referenced: seq 1, refs 4, tier 3. (Before the fix only refs == 4 set PG_workingset:
+  //   tier 0.)
+  Driver d(t, "mglru", 16, Params{});
+  d.fault(0);
+  for (int k = 0; k < 3; ++k) d.touch(0);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.fault(0);
+  CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 3);
 }
 
 TEST_CASE("mglru: file reads set referenced, then workingset, then 2-bit refs (tiers)") {

@@ -228,7 +228,7 @@ def test_hog_table_is_consistent(hog_example, hog_trace, hog_results, hog_rows):
     # The 2.4 VMs give in part of the way; arc less than half of lru's swap-outs, yet about as
     # many hog major faults.
     assert (rows["rmap_aging"][1], rows["rmap_aging(aging=exponential)"][1],
-            rows["linux24_vscan"][1]) == (8416, 14920, 3630)
+            rows["linux24_vscan"][1]) == (4576, 12256, 4514)
     assert all(0 < rows[label][1] < lru[1]
                for label in ("rmap_aging", "rmap_aging(aging=exponential)", "linux24_vscan"))
     # linux24_vscan asked for one victim per fault (no watermarks) instead of 32.
@@ -248,14 +248,14 @@ def test_hog_table_is_consistent(hog_example, hog_trace, hog_results, hog_rows):
 
 
 def test_hog_size_decides(hog_example):
-    # "at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 15424 and 13870
+    # "at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 9415 and 13870
     # (lru 18176), while active_inactive, mglru and freebsd still swap out nothing".
     def swap_outs(mib, policy):
         return hog_example.run(hog_example.hog_and_streams_trace(mib), policy, {})["swap_outs"]
 
     assert swap_outs(20, "rmap_aging") == swap_outs(20, "linux24_vscan") == 0
     assert (swap_outs(30, "rmap_aging"), swap_outs(30, "linux24_vscan"),
-            swap_outs(30, "lru")) == (15424, 13870, 18176)
+            swap_outs(30, "lru")) == (9415, 13870, 18176)
     assert swap_outs(30, "active_inactive") == swap_outs(30, "mglru") == 0
     assert swap_outs(30, "freebsd") == 0
     # "2.4.0 as it shipped (linux24_mq) ... 9222 even at 20 MiB".
@@ -336,15 +336,18 @@ def test_big_compile_policies(compile_rows):
     big = {p: compile_rows[(p, "1G")] for p in real + ["belady"]}
     # Row: major, swap_in, swap_out, elapsed_s, in_mark.
     # "about half the major faults of every real policy" are in the mark phases.
-    assert all(0.46 <= round(small[p][4], 2) <= 0.5 for p in real)
-    # "none of the policies that resist scans beats lru"; "3.1-3.9 times as often as belady".
+    assert all(0.45 <= round(small[p][4], 2) <= 0.5 for p in real)
+    # "none of the policies that resist scans beats lru"; "3.1-4.2 times as often as belady".
     assert min(real, key=lambda p: small[p][0]) == "lru"
     ratios = [small[p][0] / small["belady"][0] for p in real]
-    assert round(min(ratios), 1) == 3.1 and round(max(ratios), 1) == 3.9
-    # A 1 GiB machine's thresholds: "1.2-1.5 times as often, 1.6-1.9 times as many pages to
-    # swap, 1.2-1.5 times as long".
-    for column, low, high in ((0, 1.2, 1.5), (2, 1.6, 1.9), (3, 1.2, 1.5)):
-        ratios = [big[p][column] / small[p][column] for p in real]
+    assert round(min(ratios), 1) == 3.1 and round(max(ratios), 1) == 4.2
+    # A 1 GiB machine's thresholds: "every real policy but rmap_aging faults 1.2-1.4 times as
+    # often (rmap_aging as often), and every one writes 1.6-1.9 times as many pages to swap and
+    # takes 1.1-1.5 times as long".
+    assert round(big["rmap_aging"][0] / small["rmap_aging"][0], 1) == 1.0
+    for column, low, high, policies in ((0, 1.2, 1.4, [p for p in real if p != "rmap_aging"]),
+                                        (2, 1.6, 1.9, real), (3, 1.1, 1.5, real)):
+        ratios = [big[p][column] / small[p][column] for p in policies]
         assert (round(min(ratios), 1), round(max(ratios), 1)) == (low, high), column
     # "Only belady gains ... (162.4 against 205.5 s) while it writes twice as many pages to
     # swap".
