@@ -4,7 +4,9 @@ namespace pagesim {
 
 TraceFormatError::TraceFormatError(const std::string& file, std::uint64_t line,
                                    const std::string& what)
-    : Error(file + ":" + std::to_string(line) + ": " + what), file_(file), line_(line) {}
+    : Error(file + (line != 0 ? ":" + std::to_string(line) : std::string()) + ": " + what),
+      file_(file),
+      line_(line) {}
 
 TraceFormatError::TraceFormatError(const std::string& file, ByteOffset offset,
                                    const std::string& what)

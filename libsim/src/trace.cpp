@@ -109,6 +109,18 @@ Trace Trace::from_columns(Column<PageId> pages, Column<std::uint8_t> flags, Colu
     const std::size_t i = first_bad(page_proc, [q](ProcId v) { return v >= q; });
     bad_element("page_procs", i, page_proc[i], "a process id below the process count " + std::to_string(q));
   }
+  // Processes are dense like pages: each owns a page (a native file has at most as many
+  // processes as pages). Without pages there is nothing to own.
+  if (num_pages != 0) {
+    std::vector<std::uint8_t> owns(q, 0);
+    for (ProcId proc : page_proc) owns[proc] = 1;
+    if (const auto none = std::find(owns.begin(), owns.end(), 0); none != owns.end()) {
+      const auto k = static_cast<std::size_t>(none - owns.begin());
+      throw ConfigError("trace column 'proc_pids': process " + std::to_string(k) + " (pid " +
+                        std::to_string(proc_pid[k]) +
+                        ") owns no page; expected every process to own one (in 'page_procs')");
+    }
+  }
   const auto* kind_bytes = reinterpret_cast<const std::uint8_t*>(page_kind.data());
   std::uint8_t all_kinds = 0;
   for (std::size_t p = 0; p < num_pages; ++p) all_kinds |= kind_bytes[p];

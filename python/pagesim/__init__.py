@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 import os
-from typing import Any, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -36,13 +36,14 @@ from .policy import (
 )
 from . import policy as _policy
 from . import results as _results
-from .traces import convert, generate, interleave, together
+from .traces import convert, generate, interleave, summary, together
 from . import timing  # adds Result.time_summary() and Result.vmstat()
 
 __all__ = [
     "TEXTBOOK",
     "textbook",
     "convert",
+    "summary",
     "generate",
     "interleave",
     "together",
@@ -121,8 +122,9 @@ def policy_parameters(name: str) -> dict[str, str]:
     return out
 
 
-def load(path: Union[str, "os.PathLike[str]"], *, page_size: int = 4096,
-         page_numbers: bool = False, format: str = "auto", instructions: bool = False) -> Trace:
+def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = None,
+         page_numbers: bool = False, format: str = "auto", instructions: bool = False,
+         pid: Optional[int] = None) -> Trace:
     """Load a trace file.
 
     Parameters
@@ -132,16 +134,21 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: int = 4096,
         header, valgrind lackey output, or libCacheSim oracleGeneral; gzip or zstd compressed
         or not. The format comes from the magic number, the extension or the first line.
     page_size
-        Bytes per page; addresses are divided by it.
+        Bytes per page, a power of two; addresses are divided by it. Default: what a text
+        trace written by pagesim records in its first line, else 4096 (a native trace has its
+        own).
     page_numbers
         Text traces: the numbers are page numbers, not byte addresses.
     format
         ``auto``, ``native``, ``text``, ``csv``, ``lackey`` or ``oracle``.
     instructions
         Lackey: also count instruction fetches.
+    pid
+        The pid of accesses whose file names none: text and CSV without a pid column (default
+        0 and 1), lackey before the first ``==PID==`` line and oracleGeneral (default 1).
     """
     return Trace.load(os.fspath(path), format=format, page_size=page_size,
-                      page_numbers=page_numbers, instructions=instructions)
+                      page_numbers=page_numbers, instructions=instructions, pid=pid)
 
 
 def as_trace(trace: TraceLike) -> Trace:

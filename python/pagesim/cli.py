@@ -8,7 +8,8 @@ import argparse
 import os
 import re
 import sys
-from typing import Any, Optional, Sequence
+import warnings
+from typing import Any, Callable, Optional, Sequence
 
 import numpy as np
 
@@ -127,7 +128,7 @@ def _one_policy(text: str) -> tuple[str, dict[str, Any]]:
 def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
     """Path -> what sweep() gets: the path itself when Dask workers can load it as it is
     (default read options), else the trace loaded here."""
-    default_read = (args.format == "auto" and args.page_size == 4096 and not args.page_numbers
+    default_read = (args.format == "auto" and args.page_size is None and not args.page_numbers
                     and not args.instructions)
     return {path: path if args.dask and default_read else _load(args, path) for path in args.trace}
 
@@ -334,10 +335,24 @@ _EXTENSIONS = ".pgt native, .txt or .trace text, .csv, .lackey, .ogb or oracleGe
 
 
 def _check_trace_output(path: str, fmt: str, option: str) -> None:
-    """Refuse an output whose format neither `option` nor the name's extension gives."""
+    """Refuse, before the work, an output whose format neither `option` nor the name's extension
+    gives, and a compressed name (the writers refuse it too)."""
+    _core.refuse_compressed_output(path)
     if fmt == "auto" and _core.format_by_extension(path) == "auto":
         raise pagesim.ConfigError(f"{path!r}: cannot tell the format to write from the name: "
                                   f"expected {_EXTENSIONS}; or give {option}")
+
+
+def _noting_losses(write: Callable[[], None]) -> None:
+    """Runs a trace write; what the output format did not keep of the trace (the warning of
+    Trace.save and pagesim.convert) is a note on stderr, its read option (page_size=8192) in
+    the words of the commands that read (--page-size 8192)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        write()
+    for w in caught:
+        print(f"pagesim: note: {_in_cli_terms(str(w.message), {'page_size': '--page-size'})}",
+              file=sys.stderr)
 
 
 def cmd_gen(args: argparse.Namespace) -> int:
@@ -352,7 +367,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
         _check_trace_output(args.output, args.format, "--format")
     trace = generate(args.kind, **options)
     if args.output:
-        trace.save(args.output, format=args.format)
+        _noting_losses(lambda: trace.save(args.output, format=args.format))
         print(f"wrote {args.output}: {len(trace)} accesses, {trace.num_pages} pages")
     else:
         _print_info(trace, f"generated {args.kind}")
@@ -362,9 +377,9 @@ def cmd_gen(args: argparse.Namespace) -> int:
 def cmd_convert(args: argparse.Namespace) -> int:
     from .traces import convert
     _check_trace_output(args.output, args.to, "--to")
-    convert(args.input, args.output, format=args.format, out_format=args.to,
-            page_size=args.page_size, page_numbers=args.page_numbers,
-            instructions=args.instructions)
+    _noting_losses(lambda: convert(args.input, args.output, format=args.format, out_format=args.to,
+                                   page_size=args.page_size, page_numbers=args.page_numbers,
+                                   instructions=args.instructions))
     return 0
 
 
@@ -380,7 +395,9 @@ def _add_read_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="auto",
                    help="input format: auto, native, text, csv, lackey, oracle (default: from the "
                         "magic number, extension or first line)")
-    p.add_argument("--page-size", type=int, default=4096, help="bytes per page (default 4096)")
+    p.add_argument("--page-size", type=int,
+                   help="bytes per page (default: what a text trace written by pagesim records, "
+                        "else 4096)")
     p.add_argument("--page-numbers", action="store_true", help="text: addresses are page numbers")
     p.add_argument("--instructions", action="store_true", help="lackey: count instruction fetches")
 

@@ -20,7 +20,7 @@ alive and marking them read-only; other inputs are converted once.
 from __future__ import annotations
 
 import os
-from typing import Any, Sequence, Union
+from typing import Any, Optional, Sequence, Union
 
 from . import _args, _core
 from ._core import ConfigError, Trace
@@ -130,12 +130,16 @@ def together(traces: Sequence[Any]) -> Trace:
 
 
 def convert(input: PathLike, output: PathLike, *, format: str = "auto", out_format: str = "auto",
-            page_size: int = 4096, page_numbers: bool = False, instructions: bool = False,
-            pid: int = 1) -> None:
+            page_size: Optional[int] = None, page_numbers: bool = False, instructions: bool = False,
+            pid: Optional[int] = None) -> None:
     """Convert a trace file; formats from the magic number / extension unless given.
 
-    Converting a streaming format (text, lackey, CSV, oracleGeneral; gzip or zstd compressed
-    or not) to native uses memory proportional to the distinct pages, not to the accesses.
+    The read options are :func:`pagesim.load`'s. Converting a streaming format (text, lackey,
+    CSV, oracleGeneral; gzip or zstd compressed or not) to native uses memory proportional to
+    the distinct pages, not to the accesses. An output name ending in ``.gz``, ``.zst`` or
+    ``.zstd`` is refused (pagesim writes no compressed files). When the output format cannot
+    keep all of the trace (its writes, pids, page kinds or page size: traces/FORMAT.md has
+    the table), a ``UserWarning`` names the file and what was lost, as ``Trace.save`` does.
     """
     _core.convert(os.fspath(input), os.fspath(output), format, out_format, page_size, page_numbers,
                   instructions, pid)

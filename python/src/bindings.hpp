@@ -27,6 +27,14 @@ py::str text(const std::string& s);
 // (os.fsencode), so that names that are not UTF-8 work.
 std::string fs_path(const py::handle& path);
 
+// An integer argument from 0 to `max`: a Python int or numpy integer (not a bool, a float or
+// a str), else a ConfigError "parameter 'KEY' = VALUE is not allowed: must be ALLOWED".
+std::uint64_t integer_arg(const char* key, const py::handle& value, std::uint64_t max,
+                          const char* allowed);
+// A page_size argument: an integer power of two from 1 to 2**31, else a ConfigError naming
+// page_size and the allowed values; None gives 0 (not given: a reader's default).
+std::uint32_t page_size_arg(const py::handle& value);
+
 // Python keyword arguments to Params: bool, int, float and str values; anything else is a
 // ConfigError naming the key.
 Params params_from_kwargs(const py::dict& kwargs);

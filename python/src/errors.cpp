@@ -56,6 +56,36 @@ std::string fs_path(const py::handle& path) {
   return py::cast<std::string>(py::module_::import("os").attr("fsencode")(path));
 }
 
+std::uint64_t integer_arg(const char* key, const py::handle& value, std::uint64_t max,
+                          const char* allowed) {
+  const auto refuse = [&] {
+    return ConfigError(std::string("parameter '") + key +
+                       "' = " + py::cast<std::string>(py::repr(value)) +
+                       " is not allowed: must be " + allowed);
+  };
+  if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__"))
+    throw refuse();  // 4096.0, "4096"
+  const auto index = py::reinterpret_steal<py::object>(PyNumber_Index(value.ptr()));
+  if (!index) {
+    PyErr_Clear();
+    throw refuse();
+  }
+  const py::int_ v = py::reinterpret_borrow<py::int_>(index);
+  if (v < py::int_(0) || v > py::int_(max)) throw refuse();
+  return v.cast<std::uint64_t>();
+}
+
+std::uint32_t page_size_arg(const py::handle& value) {
+  if (value.is_none()) return 0;
+  const auto size = static_cast<std::uint32_t>(integer_arg(
+      "page_size", value, std::uint64_t{1} << 31, "a power of two from 1 to 2**31 (an int)"));
+  if (size == 0 || (size & (size - 1)) != 0) {
+    throw ConfigError("parameter 'page_size' = " + std::to_string(size) +
+                      " is not allowed: must be a power of two from 1 to 2**31");
+  }
+  return size;
+}
+
 Params params_from_kwargs(const py::dict& kwargs) {
   Params params;
   for (const auto& [k, v] : kwargs) {

@@ -1,3 +1,5 @@
+#include "pagesim/trace.hpp"
+
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -9,7 +11,7 @@
 #include "pagesim/error.hpp"
 #include "pagesim/generators.hpp"
 #include "pagesim/text_trace.hpp"
-#include "pagesim/trace.hpp"
+#include "pagesim/trace_io.hpp"
 
 namespace pagesim::python {
 namespace {
@@ -57,6 +59,11 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
   } else {
     a = py::array::ensure(o);
     if (!a) throw ConfigError(arg + " must be a one-dimensional array of integers");
+    // numpy makes [2**64-1, 0] float64 (no integer dtype holds both signs' ranges): take a
+    // sequence that is not integers to numpy as Python objects, each checked below.
+    if (a.dtype().kind() == 'f' && a.size() != 0) {
+      a = py::module_::import("numpy").attr("array")(o, py::arg("dtype") = "O");
+    }
   }
   if (a.ndim() != 1) {
     throw ConfigError(arg + " must be a one-dimensional array; got " + std::to_string(a.ndim()) + " dimensions");
@@ -77,19 +84,16 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
         throw ConfigError(arg + " must hold integers; element " + std::to_string(i) + " is " +
                           py::repr(v).cast<std::string>());
       }
-      int overflow = 0;
-      PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
-      if (overflow != 0 || PyObject_RichCompareBool(index.ptr(), py::int_(0).ptr(), Py_LT) == 1) {
-        throw ConfigError(
-            arg + " element " + std::to_string(i) + " is " + py::repr(index).cast<std::string>() +
-            "; expected a value from 0 to " +
-            std::to_string(std::min<std::uint64_t>(std::numeric_limits<T>::max(), INT64_MAX)));
+      const py::int_ value = py::reinterpret_borrow<py::int_>(index);
+      if (value < py::int_(0) || value > py::int_(std::numeric_limits<T>::max())) {
+        throw ConfigError(arg + " element " + std::to_string(i) + " is " +
+                          py::repr(index).cast<std::string>() + "; expected a value from 0 to " +
+                          std::to_string(std::numeric_limits<T>::max()));
       }
       values.append(index);
     }
-    a = py::array(py::dtype::of<std::int64_t>(), {static_cast<py::ssize_t>(n)}, {});
-    auto* out = static_cast<std::int64_t*>(a.mutable_data());
-    for (std::size_t i = 0; i < n; ++i) out[i] = values[i].cast<std::int64_t>();
+    // Every value fits in T, and so in uint64 (beyond int64 too).
+    a = py::array_t<std::uint64_t, py::array::forcecast>::ensure(values);
   }
   const char kind = a.dtype().kind();
   if (kind != 'u' && kind != 'i' && kind != 'b' && n != 0) {  // [] is float64 to numpy
@@ -122,6 +126,12 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
   return Column<T>(data, n, keep_alive(std::move(converted)));
 }
 
+// page_size of from_arrays and from_columns: checked (page_size_arg); None is 4096.
+std::uint32_t page_size_or_default(const py::object& page_size) {
+  const std::uint32_t size = page_size_arg(page_size);
+  return size != 0 ? size : kDefaultPageSize;
+}
+
 template <class T>
 Column<T> filled(std::size_t n, T value) {
   return std::vector<T>(n, value);
@@ -130,7 +140,7 @@ Column<T> filled(std::size_t n, T value) {
 // Trace.from_arrays: any integer page numbers (not floats, which would be truncated), made
 // dense by a TraceBuilder.
 Trace from_arrays(const py::object& pages, const py::object& writes, const py::object& pids,
-                  const py::object& kinds, std::uint32_t page_size) {
+                  const py::object& kinds, const py::object& page_size) {
   std::vector<py::array> unused;
   const Column<std::uint64_t> page =
       column_arg<std::uint64_t>(pages, "pages", static_cast<std::size_t>(-1), unused);
@@ -142,7 +152,7 @@ Trace from_arrays(const py::object& pages, const py::object& writes, const py::o
   const Column<std::uint8_t> write = optional(writes, "writes", std::uint8_t{0});
   const Column<std::uint64_t> pid = optional(pids, "pids", std::uint64_t{1});
   const Column<std::uint8_t> kind = optional(kinds, "kinds", std::uint8_t{0});
-  TraceBuilder builder(page_size, "numpy");
+  TraceBuilder builder(page_size_or_default(page_size), "numpy");
   builder.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
     if (kind[i] > 1) {
@@ -154,9 +164,10 @@ Trace from_arrays(const py::object& pages, const py::object& writes, const py::o
   return std::move(builder).build();
 }
 
-Trace from_columns(const py::object& pages_arg, const py::object& writes_arg, const py::object& page_procs_arg,
-                   const py::object& page_vpns_arg, const py::object& page_kinds_arg,
-                   const py::object& proc_pids_arg, std::uint32_t page_size) {
+Trace from_columns(const py::object& pages_arg, const py::object& writes_arg,
+                   const py::object& page_procs_arg, const py::object& page_vpns_arg,
+                   const py::object& page_kinds_arg, const py::object& proc_pids_arg,
+                   const py::object& page_size) {
   constexpr auto kAny = static_cast<std::size_t>(-1);
   std::vector<py::array> in_place;
   Column<PageId> pages = column_arg<PageId>(pages_arg, "pages", kAny, in_place);
@@ -214,8 +225,9 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg, co
   } else {
     proc_pids = column_arg<std::uint64_t>(proc_pids_arg, "proc_pids", kAny, in_place);
   }
-  Trace t = Trace::from_columns(std::move(pages), std::move(flags), std::move(page_procs), std::move(page_vpns),
-                                std::move(page_kinds), std::move(proc_pids), page_size, "numpy");
+  Trace t = Trace::from_columns(std::move(pages), std::move(flags), std::move(page_procs),
+                                std::move(page_vpns), std::move(page_kinds), std::move(proc_pids),
+                                page_size_or_default(page_size), "numpy");
   // The engine indexes by page id without bounds checks: the arrays just validated must not
   // change while the Trace refers to them.
   for (py::array& a : in_place) a.attr("setflags")(py::arg("write") = false);
@@ -247,17 +259,18 @@ void register_trace(py::module_& m) {
   py::class_<Trace, std::shared_ptr<Trace>>(m, "Trace")
       .def_static(
           "from_text",
-          [](const std::string& path, std::uint32_t page_size, bool page_numbers) {
+          [](const std::string& path, const py::object& page_size, bool page_numbers) {
+            const TextTraceOptions options{page_size_arg(page_size), page_numbers};
             py::gil_scoped_release release;
-            return read_text_trace(path, TextTraceOptions{page_size, page_numbers});
+            return read_text_trace(path, options);
           },
-          py::arg("path"), py::arg("page_size") = 4096, py::arg("page_numbers") = false)
+          py::arg("path"), py::arg("page_size") = py::none(), py::arg("page_numbers") = false)
       .def_static(
           "parse_text",
-          [](const std::string& text, std::uint32_t page_size, bool page_numbers) {
-            return parse_text_trace(text, TextTraceOptions{page_size, page_numbers});
+          [](const std::string& text, const py::object& page_size, bool page_numbers) {
+            return parse_text_trace(text, TextTraceOptions{page_size_arg(page_size), page_numbers});
           },
-          py::arg("text"), py::arg("page_size") = 4096, py::arg("page_numbers") = false)
+          py::arg("text"), py::arg("page_size") = py::none(), py::arg("page_numbers") = false)
       .def_static("from_arrays", &from_arrays, py::arg("pages"), py::arg("writes") = py::none(),
                   py::arg("pids") = py::none(), py::arg("kinds") = py::none(),
                   py::arg("page_size") = 4096,
@@ -302,7 +315,8 @@ page_vpns
 page_kinds
     0 (anonymous) or 1 (file-backed) for each page (default: anonymous).
 proc_pids
-    Original pid of each dense process, Q values (default: 1, 2, ..., Q).
+    Original pid of each dense process, Q values (default: 1, 2, ..., Q); each must own a
+    page.
 page_size
     Bytes per page (a power of two).
 
@@ -322,7 +336,8 @@ Raises
 ------
 ConfigError
     Naming the argument and the element when a value is out of range (a page id >= P, a
-    write flag or page kind other than 0 or 1, a process >= Q), when two pages have the same
+    write flag or page kind other than 0 or 1, a process >= Q, a process that owns no page,
+    which no trace file could hold), when two pages have the same
     process and virtual page number or a pid is listed twice, when lengths differ, or when
     an argument is not a one-dimensional array of integers.
 )doc")

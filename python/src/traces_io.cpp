@@ -10,31 +10,31 @@
 namespace pagesim::python {
 namespace {
 
-// Integers are taken as Python ints and checked here, so that a bad one is a ConfigError
-// naming the key rather than pybind's "incompatible function arguments".
-ReadOptions read_options(const std::string& format, const py::int_& page_size, bool page_numbers,
-                         bool instructions, const py::int_& pid) {
-  const auto in_range = [](const char* key, const py::int_& v, std::uint64_t max,
-                           const char* allowed) {
-    if (v < py::int_(0) || v > py::int_(max)) {
-      throw ConfigError(std::string("parameter '") + key + "' = " +
-                        py::cast<std::string>(py::repr(v)) + " is not allowed: must be " + allowed);
-    }
-    return py::cast<std::uint64_t>(v);
-  };
+// Integers are taken as Python objects and checked here, so that a bad one is a ConfigError
+// naming the key rather than pybind's "incompatible function arguments". None: not given.
+ReadOptions read_options(const std::string& format, const py::object& page_size, bool page_numbers,
+                         bool instructions, const py::object& pid) {
   ReadOptions o;
   o.format = parse_format(format);
-  // The readers check that it is a power of two.
-  o.page_size = static_cast<std::uint32_t>(
-      in_range("page_size", page_size, UINT32_MAX, "a power of two below 2**32"));
+  o.page_size = page_size_arg(page_size);
   o.page_numbers = page_numbers;
   o.instructions = instructions;
-  o.pid = in_range("pid", pid, UINT64_MAX, "from 0 to 2**64-1");
+  if (!pid.is_none()) o.pid = integer_arg("pid", pid, UINT64_MAX, "from 0 to 2**64-1");
   return o;
 }
 
-Trace load(const py::object& path, const std::string& format, const py::int_& page_size,
-           bool page_numbers, bool instructions, const py::int_& pid) {
+// What a write did not keep of the trace (write_trace's note), as a UserWarning naming the
+// file; `stacklevel` 1 points at the caller of the bound function, 2 at its caller's caller.
+void warn_lost(const std::string& path, const std::string& note, int stacklevel) {
+  if (note.empty()) return;
+  const auto message =
+      py::cast<std::string>(text(path + ": " + note));  // the path may not be UTF-8
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), stacklevel) < 0)
+    throw py::error_already_set();
+}
+
+Trace load(const py::object& path, const std::string& format, const py::object& page_size,
+           bool page_numbers, bool instructions, const py::object& pid) {
   const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
   const std::string file = fs_path(path);
   py::gil_scoped_release release;
@@ -78,16 +78,25 @@ py::dict summary(const Trace& t) {
 
 void register_trace_io(py::module_& m) {
   auto trace = py::reinterpret_borrow<py::class_<Trace, std::shared_ptr<Trace>>>(m.attr("Trace"));
-  trace.def_static("load", &load, py::arg("path"), py::arg("format") = "auto", py::arg("page_size") = 4096,
-                   py::arg("page_numbers") = false, py::arg("instructions") = false, py::arg("pid") = 1);
+  trace.def_static("load", &load, py::arg("path"), py::arg("format") = "auto",
+                   py::arg("page_size") = py::none(), py::arg("page_numbers") = false,
+                   py::arg("instructions") = false, py::arg("pid") = py::none());
   trace.def(
       "save",
       [](const Trace& t, const py::object& path, const std::string& format) {
         const TraceFormat f = parse_format(format);
         const std::string file = fs_path(path);
-        py::gil_scoped_release release;
-        write_trace(t, file, f);
+        std::string lost;
+        {
+          py::gil_scoped_release release;
+          lost = write_trace(t, file, f);
+        }
+        warn_lost(file, lost, 1);
       },
+      "Write the trace as `format` (auto: by the name's extension, native if none; a .gz or .zst "
+      "name is refused). A format that cannot keep part of this trace (its writes, pids, page "
+      "kinds "
+      "or page size: traces/FORMAT.md) gives a UserWarning naming the file and what was lost.",
       py::arg("path"), py::arg("format") = "auto");
   trace.def_property_readonly("proc_accesses", [](const Trace& t) {
     std::vector<std::uint64_t> out(t.num_procs());
@@ -97,8 +106,8 @@ void register_trace_io(py::module_& m) {
 
   m.def(
       "load_detected",
-      [](const py::object& path, const std::string& format, const py::int_& page_size,
-         bool page_numbers, bool instructions, const py::int_& pid) {
+      [](const py::object& path, const std::string& format, const py::object& page_size,
+         bool page_numbers, bool instructions, const py::object& pid) {
         const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
         const std::string file = fs_path(path);
         TraceFormat read = TraceFormat::kAuto;
@@ -109,8 +118,9 @@ void register_trace_io(py::module_& m) {
         return py::make_tuple(std::move(t), std::string(format_name(read)));
       },
       "Trace.load that also says the format it read (the file is opened once: it may be a pipe).",
-      py::arg("path"), py::arg("format") = "auto", py::arg("page_size") = 4096,
-      py::arg("page_numbers") = false, py::arg("instructions") = false, py::arg("pid") = 1);
+      py::arg("path"), py::arg("format") = "auto", py::arg("page_size") = py::none(),
+      py::arg("page_numbers") = false, py::arg("instructions") = false,
+      py::arg("pid") = py::none());
   m.def("trace_summary", &summary, py::arg("trace"));
   m.def(
       "detect_format",
@@ -125,17 +135,27 @@ void register_trace_io(py::module_& m) {
   m.def(
       "convert",
       [](const py::object& in, const py::object& out, const std::string& format,
-         const std::string& out_format, const py::int_& page_size, bool page_numbers,
-         bool instructions, const py::int_& pid) {
+         const std::string& out_format, const py::object& page_size, bool page_numbers,
+         bool instructions, const py::object& pid) {
         const ReadOptions o = read_options(format, page_size, page_numbers, instructions, pid);
         const TraceFormat to = parse_format(out_format);
         const std::string from = fs_path(in), to_file = fs_path(out);
-        py::gil_scoped_release release;
-        convert_trace(from, to_file, o, to);
+        std::string lost;
+        {
+          py::gil_scoped_release release;
+          lost = convert_trace(from, to_file, o, to);
+        }
+        warn_lost(to_file, lost, 2);  // called by pagesim.convert: its caller
       },
       py::arg("input"), py::arg("output"), py::arg("format") = "auto",
-      py::arg("out_format") = "auto", py::arg("page_size") = 4096, py::arg("page_numbers") = false,
-      py::arg("instructions") = false, py::arg("pid") = 1);
+      py::arg("out_format") = "auto", py::arg("page_size") = py::none(),
+      py::arg("page_numbers") = false, py::arg("instructions") = false,
+      py::arg("pid") = py::none());
+  m.def(
+      "refuse_compressed_output",
+      [](const py::object& path) { refuse_compressed_output(fs_path(path)); },
+      "A ConfigError if the name ends in .gz, .zst or .zstd: pagesim writes no compressed files.",
+      py::arg("path"));
   m.def("generator_names", &generator_names);
   m.def(
       "generate",

@@ -28,11 +28,13 @@ TEST_CASE("malformed text traces name the file, the line and what was expected")
       {"R 1\n\n# comment\nR zz\n", "<string>:4: expected an address"},
       {"R 0x1ffffffffffffffff\n", "<string>:1: expected an address"},
       {"R\n", "<string>:1: expected 'OP ADDRESS' or 'PID OP ADDRESS'"},
-      {"R 1 2 3\n", "<string>:1: expected 'OP ADDRESS' or 'PID OP ADDRESS' (OP is R or W), got 4 or more fields"},
+      {"R 1 2 3\n",
+       "<string>:1: expected 'OP ADDRESS' or 'PID OP ADDRESS' (OP is R or W), got 4 or more "
+       "fields"},
       {"1 R 1\nR 2\n", "<string>:2: expected 3 fields as on line 1, got 2"},
       {"x1 R 1\n", "<string>:1: expected a decimal process id, got 'x1'"},
       {"# nothing\n\n", "<string>:2: expected at least one access, found none"},
-      {"", "<string>:0: expected at least one access, found none"},
+      {"", "<string>: empty file: expected at least one access, found none"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.body);

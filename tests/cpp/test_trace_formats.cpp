@@ -86,13 +86,14 @@ TEST_CASE("round trip: text, CSV and lackey give the same accesses back") {
 }
 
 TEST_CASE("round trip: oracleGeneral keeps the page order and writes next_access_vtime") {
-  // 5 3 5 9 3 5: next uses computed by hand: 2 4 5 -1 -1 -1.
+  // 5 3 5 9 3 5: next uses (0-based index) by hand: 2 4 5 -1 -1 -1; written 1-based, as
+  // libCacheSim's reference count from 1: 3 5 6 -1 -1 -1.
   const Trace t = pages_trace({5, 3, 5, 9, 3, 5}, {true, false, false, false, true, false});
   TempFile f("rt.oracleGeneral.bin");
   write_trace(t, f.path());
   const std::string bytes = f.read();
   REQUIRE(bytes.size() == 6 * 24);
-  const std::int64_t expected_next[] = {2, 4, 5, -1, -1, -1};
+  const std::int64_t expected_next[] = {3, 5, 6, -1, -1, -1};
   const std::uint64_t expected_id[] = {5, 3, 5, 9, 3, 5};
   for (int i = 0; i < 6; ++i) {
     std::uint32_t clock, size;
@@ -254,7 +255,9 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
       // text
       {"text unknown op", "R 1\nX 2\n", TraceFormat::kText, "<string>:2: expected R or W, got 'X'"},
       {"text non-numeric", "R 0x12g4\n", TraceFormat::kText, "<string>:1: expected an address"},
-      {"text empty", "", TraceFormat::kText, "<string>:0: expected at least one access"},
+      {"text empty", "", TraceFormat::kText, "<string>: empty file: expected at least one access"},
+      {"text CR line endings", "R 1\rW 2\r", TraceFormat::kText,
+       "<string>:1: carriage return inside a line: the file uses CR line endings"},
       {"text hexadecimal pid", "0X10 R 0x1000\n", TraceFormat::kText,
        "<string>:1: expected a decimal process id, got '0X10'"},
       {"text binary bytes quoted", std::string("R 0x10\0\xff\n", 9), TraceFormat::kText,
@@ -271,13 +274,16 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
       {"lackey beyond the address space", " S ffffffffffffffff,2\n", TraceFormat::kLackey,
        "beyond the 64-bit address space"},
       {"lackey bad banner", "==12x== hello\n L 1,1\n", TraceFormat::kLackey,
-       "<string>:1: expected a valgrind banner"},
+       "<string>:1: expected a valgrind line '==PID== ...' or '==TIME PID== ...', got '==12x== "
+       "hello'"},
+      {"lackey bad time stamp", "**00:00 x1** hello\n L 1,1\n", TraceFormat::kLackey,
+       "<string>:1: expected a valgrind line '**PID** ...' or '**TIME PID** ...'"},
       {"lackey empty", "==1== only a banner\n", TraceFormat::kLackey,
        "<string>:1: expected at least one lackey access"},
       {"lackey only fetches", "I  0400,4\n", TraceFormat::kLackey,
        "found only instruction fetches"},
       // csv
-      {"csv empty", "", TraceFormat::kCsv, "<string>:0: expected a CSV header line"},
+      {"csv empty", "", TraceFormat::kCsv, "<string>: empty file: expected a CSV header line"},
       {"csv header only", "page,op\n", TraceFormat::kCsv,
        "<string>:1: expected at least one access after the header"},
       {"csv unknown column", "page,colour\n1,red\n", TraceFormat::kCsv,
@@ -290,8 +296,8 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
        "<string>:2: expected op R, W, read or write, got 'X'"},
       {"csv field count", "page,op\n1\n", TraceFormat::kCsv,
        "<string>:2: expected 2 comma-separated fields"},
-      {"csv page beyond the address space", "page\n0x10000000000000\n", TraceFormat::kCsv,
-       "beyond the 64-bit address space"},
+      {"csv address beyond 64 bits", "address\n0x10000000000000000\n", TraceFormat::kCsv,
+       "<string>:2: expected an address (decimal or 0x hexadecimal, at most 64 bits)"},
       {"csv quoted empty field", "page\n1\n\"\"\n", TraceFormat::kCsv,
        "<string>:3: expected a page number (decimal or 0x hexadecimal), got ''"},
       {"csv hexadecimal pid", "pid,page\n0X10,1\n", TraceFormat::kCsv,
@@ -526,6 +532,203 @@ TEST_CASE("a trace file is written whole or not at all") {
     left += entry.path().filename().string().find(".pagesim-") != std::string::npos;
   }
   CHECK(left == 0);
+}
+
+// The vpn of each access, in order.
+std::vector<std::uint64_t> access_vpns(const Trace& t) {
+  std::vector<std::uint64_t> out;
+  for (std::size_t i = 0; i < t.size(); ++i) out.push_back(t.page_vpn(t.page(i)));
+  return out;
+}
+
+// One oracleGeneral record.
+std::string oracle_record(std::uint64_t id, std::uint32_t size, std::int64_t next) {
+  std::string r(24, '\0');
+  std::memcpy(r.data() + 4, &id, 8);
+  std::memcpy(r.data() + 12, &size, 4);
+  std::memcpy(r.data() + 16, &next, 8);
+  return r;
+}
+
+TEST_CASE("CSV reads any 64-bit page number, such as a hashed oracleGeneral id") {
+  const Trace t =
+      parse_trace("page\n0xdeadbeefcafebabe\n18446744073709551615\n", as(TraceFormat::kCsv));
+  CHECK(access_vpns(t) == std::vector<std::uint64_t>{0xdeadbeefcafebabeULL, UINT64_MAX});
+  // Written as CSV and read back: the same pages; lackey (an address format) refuses them.
+  TempFile csv("hashed.csv");
+  write_trace(t, csv.path());
+  CHECK(access_vpns(read_trace(csv.path())) == access_vpns(t));
+  TempFile lackey("hashed.lackey");
+  CHECK(message_of([&] {
+          write_trace(t, lackey.path());
+        }).find("write the trace as native or CSV") != std::string::npos);
+}
+
+TEST_CASE(
+    "lackey: valgrind's time-stamped, client-message and ++ lines are skipped and set the pid") {
+  // valgrind --time-stamp=yes puts the time before the pid; VALGRIND_PRINTF lines are **PID**.
+  const Trace t = parse_trace(
+      "==00:00:00:00.000 844== Lackey, an example Valgrind tool\n"
+      " L 00001000,4\n"
+      "**883** phase 1 done\n"
+      " S 00002000,4\n"
+      "++885++ something\n"
+      " L 00003000,4\n"
+      "--00:00:00:01.250 886-- a message\n"
+      " L 00004000,4\n",
+      as(TraceFormat::kLackey));
+  CHECK(access_vpns(t) == std::vector<std::uint64_t>{1, 2, 3, 4});
+  CHECK(std::vector<std::uint64_t>(t.proc_pids().begin(), t.proc_pids().end()) ==
+        std::vector<std::uint64_t>{844, 883, 885, 886});
+  ReadOptions detect;
+  CHECK(parse_trace("**883** hi\n L 00001000,4\n", detect).page_vpn(0) == 1);  // sniffed as lackey
+}
+
+TEST_CASE("oracleGeneral skips records of size 0, as libCacheSim does; errors count every record") {
+  // Records: 7 (size 0, skipped), 8, 7 (size 0), 9: the accesses are 8, 9.
+  const std::string data = oracle_record(7, 0, -1) + oracle_record(8, 4096, -1) +
+                           oracle_record(7, 0, -1) + oracle_record(9, 1, -1);
+  CHECK(access_vpns(parse_trace(data, as(TraceFormat::kOracleGeneral))) ==
+        std::vector<std::uint64_t>{8, 9});
+  // Record 2 (after a skipped one) points back at record 1: named as record 2 at byte 2*24+16 = 64.
+  const std::string back =
+      oracle_record(7, 0, -1) + oracle_record(8, 1, -1) + oracle_record(8, 1, 1);
+  CHECK(message_of([&] { parse_trace(back, as(TraceFormat::kOracleGeneral)); }) ==
+        "<string>: byte 64: record 2 has next_access_vtime 1: expected -1 or the index of a later "
+        "record");
+  CHECK(
+      message_of([&] { parse_trace(oracle_record(7, 0, -1), as(TraceFormat::kOracleGeneral)); }) ==
+      "<string>: byte 0: all 1 records have obj_size 0 and are skipped (as libCacheSim does): "
+      "expected at "
+      "least one request of a size above 0");
+  // The 1-based next_access_vtime of libCacheSim (and pagesim's writer) and a 0-based one both
+  // read.
+  for (const std::int64_t next : {1, 2}) {
+    const std::string two = oracle_record(5, 1, next) + oracle_record(5, 1, -1);
+    CHECK(access_vpns(parse_trace(two, as(TraceFormat::kOracleGeneral))) ==
+          std::vector<std::uint64_t>{5, 5});
+  }
+}
+
+TEST_CASE("a compressed output name is refused whatever the format asked for") {
+  const Trace t = pages_trace({1, 2});
+  TempFile in("plain.txt", "R 0x1000\n");
+  for (const TraceFormat f :
+       {TraceFormat::kText, TraceFormat::kCsv, TraceFormat::kLackey, TraceFormat::kNative,
+        TraceFormat::kOracleGeneral, TraceFormat::kAuto}) {
+    CAPTURE(format_name(f));
+    TempFile out("out.txt.zst");
+    const std::string expected = "cannot write '" + out.path() +
+                                 "': pagesim reads compressed traces but writes "
+                                 "them uncompressed";
+    CHECK(message_of([&] { write_trace(t, out.path(), f); }).rfind(expected, 0) == 0);
+    CHECK(message_of([&] { convert_trace(in.path(), out.path(), {}, f); }).rfind(expected, 0) == 0);
+    CHECK(!std::filesystem::exists(out.path()));
+  }
+  TempFile gz("each.CSV.GZ");
+  CHECK_THROWS_AS(write_csv(t, gz.path()), ConfigError);  // the writers themselves too
+  CHECK(!std::filesystem::exists(gz.path()));
+}
+
+TEST_CASE("text keeps the page size in its first line; the reader takes it unless given one") {
+  TraceBuilder b(8192, "big pages");
+  b.add(1, 3, false);
+  b.add(1, 5, true);
+  const Trace t = std::move(b).build();
+  TempFile f("ps.txt");
+  CHECK(write_trace(t, f.path()).empty());  // nothing lost
+  CHECK(f.read() == "# pagesim trace: pid op address (8192-byte pages)\n1 R 0x6000\n1 W 0xa000\n");
+  const Trace back = read_trace(f.path());
+  CHECK(back.page_size() == 8192);
+  CHECK(access_vpns(back) == std::vector<std::uint64_t>{3, 5});
+  // Streamed to native, the header gets it too.
+  TempFile n("ps.pgt");
+  CHECK(convert_trace(f.path(), n.path(), {}).empty());
+  CHECK(read_trace(n.path()).page_size() == 8192);
+  // A page size given wins: 0x6000 / 4096 = 6, 0xa000 / 4096 = 10.
+  ReadOptions given;
+  given.page_size = 4096;
+  const Trace small = read_trace(f.path(), given);
+  CHECK(small.page_size() == 4096);
+  CHECK(access_vpns(small) == std::vector<std::uint64_t>{6, 10});
+  CHECK(read_text_trace(f.path()).page_size() == 8192);
+  // Only the writer's first line counts: a later one, or another comment, is a comment.
+  CHECK(parse_trace("R 0x1000\n# pagesim trace: pid op address (8192-byte pages)\n",
+                    as(TraceFormat::kText))
+            .page_size() == 4096);
+  CHECK(message_of([] {
+          parse_trace("# pagesim trace: pid op address (3000-byte pages)\nR 1\n",
+                      as(TraceFormat::kText));
+        }) == "<string>:1: the header's page size 3000 is not a power of two");
+}
+
+TEST_CASE("the pid option is the pid of accesses whose line names none, in every format") {
+  ReadOptions o;
+  o.pid = 7;
+  for (const auto& [format, data] :
+       {std::pair{TraceFormat::kText, std::string("R 0x1000\n")},
+        std::pair{TraceFormat::kCsv, std::string("page\n1\n")},
+        std::pair{TraceFormat::kLackey, std::string(" L 1000,1\n")},
+        std::pair{TraceFormat::kOracleGeneral, oracle_record(1, 1, -1)}}) {
+    CAPTURE(format_name(format));
+    o.format = format;
+    CHECK(parse_trace(data, o).proc_pid(0) == 7);
+    CHECK(parse_trace(data, as(format)).proc_pid(0) == (format == TraceFormat::kText ? 0 : 1));
+  }
+  // A pid column wins.
+  o.format = TraceFormat::kCsv;
+  CHECK(parse_trace("pid,page\n3,1\n", o).proc_pid(0) == 3);
+  o.format = TraceFormat::kText;
+  CHECK(parse_trace("3 R 0x1000\n", o).proc_pid(0) == 3);
+}
+
+TEST_CASE("lost_in says what a format does not keep of this trace, and only that") {
+  // with_file_pages: pids 1 and 2, 1 write, 2 file-backed pages (1/5 and 1/6), 4096-byte pages.
+  const Trace mixed = with_file_pages();
+  CHECK(lost_in(mixed, TraceFormat::kNative).empty());
+  CHECK(lost_in(mixed, TraceFormat::kCsv).empty());
+  CHECK(lost_in(mixed, TraceFormat::kText) ==
+        "text does not keep all of this trace: its 2 file-backed pages become anonymous");
+  CHECK(lost_in(mixed, TraceFormat::kOracleGeneral) ==
+        "oracleGeneral does not keep all of this trace: its 1 writes become reads; its 2 processes "
+        "become one, "
+        "pid 1, whose pages are pid << 40 | vpn; its 2 file-backed pages become anonymous");
+  // pid 1, no writes, anonymous, 4096-byte pages: oracleGeneral loses nothing.
+  CHECK(lost_in(pages_trace({1, 2, 1}), TraceFormat::kOracleGeneral).empty());
+  TraceBuilder b(8192);
+  b.add(5, 1, false);
+  const Trace big = std::move(b).build();
+  CHECK(lost_in(big, TraceFormat::kText).empty());
+  CHECK(lost_in(big, TraceFormat::kLackey) ==
+        "lackey does not keep all of this trace: its page size, 8192 bytes, is not recorded (read "
+        "it back with "
+        "page_size=8192)");
+  CHECK(lost_in(big, TraceFormat::kOracleGeneral) ==
+        "oracleGeneral does not keep all of this trace: its pid 5 becomes pid 1; its page size, "
+        "8192 bytes, is "
+        "not recorded (read it back with page_size=8192)");
+}
+
+TEST_CASE("a missing or empty file is named without a line number") {
+  CHECK(message_of([] {
+          read_trace("/nonexistent/x.txt");
+        }).rfind("/nonexistent/x.txt: cannot open: ", 0) == 0);
+  TempFile empty("empty.csv", "");
+  CHECK(message_of([&] { read_trace(empty.path()); }) ==
+        empty.path() + ": empty file: expected a CSV header line, found none");
+}
+
+TEST_CASE("a process that owns no page is refused, by name") {
+  // One page, of process 0; process 1 (pid 6) owns none: no native file could hold it (Q <= P).
+  CHECK(message_of([] {
+          Trace::from_columns(std::vector<PageId>{0}, std::vector<std::uint8_t>{0},
+                              std::vector<ProcId>{0}, std::vector<std::uint64_t>{0},
+                              std::vector<PageKind>{PageKind::kAnon},
+                              std::vector<std::uint64_t>{5, 6}, 4096, "");
+        }) ==
+        "trace column 'proc_pids': process 1 (pid 6) owns no page; expected every process to own "
+        "one (in "
+        "'page_procs')");
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ def test_dask_stops_at_the_first_failing_run_and_names_it(client, tmp_path):
     pagesim._core.generate_zipf(300_000, 20_000, 0.9, 0.3, 1).save(big)
     missing = str(tmp_path / "nope.pgt")
     with pytest.raises(pagesim.TraceFormatError,
-                       match=r"nope.pgt:0: cannot open.*\(in the sweep's run of \w+ on .*nope.pgt at \d+ frames\)"):
+                       match=r"nope.pgt: cannot open.*\(in the sweep's run of \w+ on .*nope.pgt at \d+ frames\)"):
         pagesim.sweep([missing, str(big)], policies=["lru", "clock", "fifo", "lirs"],
                       frames=[5, 50, 500, 5000, 10_000], client=client, progress=False)
 

@@ -290,3 +290,164 @@ def test_cli_sweep_per_process(tmp_path):
     r = cli("sweep", str(path), "--policies", "lru", "--frames", "150", "--per-process",
             "--columns", "seeks", check=False)
     assert r.returncode == 2 and "unknown column 'seeks'" in r.stderr
+
+
+def oracle_records(*records):
+    """oracleGeneral bytes: (clock_time, obj_id, obj_size, next_access_vtime) per record."""
+    import struct
+    return b"".join(struct.pack("<IQIq", *r) for r in records)
+
+
+def test_hashed_oracle_ids_survive_csv_and_back(tmp_path):
+    # A libCacheSim trace with a hashed 64-bit id, which has no byte address with 4096-byte
+    # pages: ids 0xdeadbeefcafebabe, 0xdeadbeefcafebabe, 7, 2**64-1 (next uses 1-based: 2, -1).
+    ids = [0xdeadbeefcafebabe, 0xdeadbeefcafebabe, 7, 2**64 - 1]
+    og = tmp_path / "hash.ogb"
+    og.write_bytes(oracle_records((0, ids[0], 4096, 2), (1, ids[1], 4096, -1), (2, ids[2], 4096, -1),
+                                  (3, ids[3], 4096, -1)))
+    pagesim.convert(og, tmp_path / "h.csv")
+    for back in ["back.ogb", "back.pgt"]:
+        pagesim.convert(tmp_path / "h.csv", tmp_path / back)
+        t = pagesim.load(tmp_path / back)
+        assert [int(t.page_vpns[p]) for p in t.pages] == ids
+    # An address format refuses them, recommending formats that do keep them.
+    with pytest.raises(pagesim.ConfigError, match="write the trace as native or CSV"):
+        pagesim.convert(og, tmp_path / "h.txt")
+    assert not (tmp_path / "h.txt").exists()
+
+
+def test_oracle_next_access_vtime_is_one_based_as_libcachesim_writes_it(tmp_path):
+    # Pages 5 3 5 9 3 5: the next request of each (0-based) 2 4 5 - - -, written 1-based.
+    import struct
+    pagesim.Trace.from_arrays([5, 3, 5, 9, 3, 5]).save(tmp_path / "t.ogb")
+    data = (tmp_path / "t.ogb").read_bytes()
+    assert [struct.unpack_from("<q", data, 24 * i + 16)[0] for i in range(6)] == [3, 5, 6, -1, -1, -1]
+
+
+def test_from_columns_refuses_a_process_without_pages(tmp_path):
+    with pytest.raises(pagesim.ConfigError,
+                       match=r"^trace column 'proc_pids': process 1 \(pid 6\) owns no page"):
+        pagesim.Trace.from_columns(np.array([0], np.uint32), proc_pids=np.array([5, 6], np.uint64))
+    # Gaps in page_procs leave a process without a page too: process 1 of 0, 2, 2.
+    with pytest.raises(pagesim.ConfigError, match=r"process 1 \(pid 2\) owns no page"):
+        pagesim.Trace.from_columns(np.array([0, 1, 2], np.uint32), page_procs=np.array([0, 2, 2], np.uint32))
+    # Each process with a page: saved and loaded back.
+    t = pagesim.Trace.from_columns(np.array([0, 1], np.uint32), page_procs=np.array([1, 0], np.uint32),
+                                   proc_pids=np.array([5, 6], np.uint64))
+    t.save(tmp_path / "two.pgt")
+    assert pagesim.load(tmp_path / "two.pgt").proc_pids.tolist() == [5, 6]
+
+
+def test_a_compressed_output_name_is_refused_on_every_path(tmp_path):
+    (tmp_path / "q.txt").write_text("R 0x1000\n")
+    t = pagesim.load(tmp_path / "q.txt")
+    refused = "pagesim reads compressed traces but writes them uncompressed"
+    with pytest.raises(pagesim.ConfigError, match=refused):
+        t.save(tmp_path / "s.csv.gz", format="csv")
+    with pytest.raises(pagesim.ConfigError, match=refused):
+        pagesim.convert(tmp_path / "q.txt", tmp_path / "c.lackey.gz")
+    with pytest.raises(pagesim.ConfigError, match=refused):
+        pagesim.convert(tmp_path / "q.txt", tmp_path / "n.zstd", out_format="native")
+    r = cli("convert", str(tmp_path / "q.txt"), str(tmp_path / "o.txt.zst"), check=False)
+    assert r.returncode == 2 and refused in r.stderr
+    r = cli("gen", "loop", "-P", "accesses=10", "-P", "pages=2", "-o", str(tmp_path / "g.txt.gz"),
+            "--format", "text", check=False)
+    assert r.returncode == 2 and refused in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["q.txt"]
+
+
+def test_real_valgrind_lines_are_skipped(tmp_path):
+    # valgrind --time-stamp=yes banners, a VALGRIND_PRINTF client message and a ++ line.
+    path = tmp_path / "v.lackey"
+    path.write_text("==00:00:00:00.000 844== Lackey, an example Valgrind tool\n"
+                    "==00:00:00:00.000 844== \n"
+                    " S 1fff000708,8\n"
+                    "**844** phase 1 done\n"
+                    "++844++ x\n"
+                    " L 04001000,4\n")
+    t = pagesim.load(path)
+    assert t.page_vpns.tolist() == [0x1fff000, 0x4001] and t.proc_pids.tolist() == [844]
+
+
+def test_page_size_survives_text_and_lossy_writes_warn(tmp_path):
+    t = pagesim.generate("qsbench", mib=1, page_size=8192, seed=1)
+    assert t.page_size == 8192 and t.num_writes > 0
+    t.save(tmp_path / "q.txt")  # text keeps the page size: no warning (pytest's -W error would fail)
+    back = pagesim.load(tmp_path / "q.txt")
+    assert back.page_size == 8192 and same(back, t)
+    assert pagesim.Trace.from_text(str(tmp_path / "q.txt")).page_size == 8192
+    assert pagesim.load(tmp_path / "q.txt", page_size=4096).page_size == 4096  # a given one wins
+    with pytest.warns(UserWarning) as caught:
+        t.save(tmp_path / "q.csv")
+    assert [str(w.message) for w in caught] == [
+        f"{tmp_path / 'q.csv'}: csv does not keep all of this trace: its page size, 8192 bytes, is not "
+        f"recorded (read it back with page_size=8192)"]
+    assert pagesim.load(tmp_path / "q.csv", page_size=8192).page_size == 8192
+    with pytest.warns(UserWarning, match=rf"^{tmp_path / 'q.ogb'}: oracleGeneral does not keep all of "
+                                         rf"this trace: its {t.num_writes} writes become reads; its page "
+                                         rf"size, 8192 bytes"):
+        pagesim.convert(tmp_path / "q.txt", tmp_path / "q.ogb")
+    # Nothing lost: no warning (a read-only, pid 1, 4096-byte trace as oracleGeneral).
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pagesim.Trace.from_arrays([1, 2, 1]).save(tmp_path / "r.ogb")
+        pagesim.convert(tmp_path / "r.ogb", tmp_path / "r.csv")
+    # The command line prints the note on stderr.
+    r = cli("convert", str(tmp_path / "q.txt"), str(tmp_path / "c.lackey"))
+    assert r.stderr == (f"pagesim: note: {tmp_path / 'c.lackey'}: lackey does not keep all of this trace: "
+                        f"its page size, 8192 bytes, is not recorded (read it back with --page-size 8192)\n")
+    r = cli("gen", "loop", "-P", "accesses=10", "-P", "pages=2", "-P", "write_fraction=1",
+            "-o", str(tmp_path / "g.ogb"))
+    assert r.stderr == (f"pagesim: note: {tmp_path / 'g.ogb'}: oracleGeneral does not keep all of this "
+                        f"trace: its 10 writes become reads\n")
+    assert cli("gen", "loop", "-P", "accesses=10", "-P", "pages=2", "-o", str(tmp_path / "g.csv")).stderr == ""
+
+
+@pytest.mark.parametrize("bad", [-1, 0, 3, 2**32, 4096.0, "4096", True])
+def test_a_bad_page_size_is_a_config_error_naming_it(tmp_path, bad):
+    (tmp_path / "t.txt").write_text("R 0x1000\n")
+    np_pages = np.array([0], np.uint32)
+    calls = [lambda: pagesim.Trace.from_arrays([1], page_size=bad),
+             lambda: pagesim.Trace.from_columns(np_pages, page_size=bad),
+             lambda: pagesim.Trace.from_text(str(tmp_path / "t.txt"), page_size=bad),
+             lambda: pagesim.Trace.parse_text("R 0x1000\n", page_size=bad),
+             lambda: pagesim.Trace.load(str(tmp_path / "t.txt"), page_size=bad),
+             lambda: pagesim.convert(tmp_path / "t.txt", tmp_path / "t.pgt", page_size=bad)]
+    for call in calls:
+        with pytest.raises(pagesim.ConfigError,
+                           match=rf"^parameter 'page_size' = {bad!r} is not allowed: must be a power of "
+                                 rf"two from 1 to 2\*\*31"):
+            call()
+
+
+def test_from_arrays_takes_and_names_the_whole_uint64_range():
+    t = pagesim.Trace.from_arrays([2**64 - 1, 0])
+    assert t.page_vpns.tolist() == [2**64 - 1, 0]
+    assert pagesim.Trace.from_arrays(np.array([2**64 - 1, 1], dtype=object)).page_vpns.tolist() == [2**64 - 1, 1]
+    with pytest.raises(pagesim.ConfigError,
+                       match=r"'pages' element 0 is 18446744073709551616; expected a value from 0 to "
+                             r"18446744073709551615$"):
+        pagesim.Trace.from_arrays([2**64, 1])
+    with pytest.raises(pagesim.ConfigError, match=r"'pages' must hold integers; element 1 is 2.5$"):
+        pagesim.Trace.from_arrays([1, 2.5])
+
+
+def test_pid_option_and_smaller_reader_fixes(tmp_path):
+    (tmp_path / "x.txt").write_text("R 0x1000\n")
+    (tmp_path / "x.csv").write_text("page\n1\n")
+    for name, default in [("x.txt", 0), ("x.csv", 1)]:
+        assert pagesim.Trace.load(str(tmp_path / name), pid=7).proc_pids.tolist() == [7]
+        assert pagesim.load(tmp_path / name, pid=7).proc_pids.tolist() == [7]
+        assert pagesim.load(tmp_path / name).proc_pids.tolist() == [default]
+    assert pagesim.summary is pagesim.traces.summary and "summary" in pagesim.__all__
+    (tmp_path / "mac.txt").write_bytes(b"1 R 0x1000\r1 W 0x2000\r")
+    with pytest.raises(pagesim.TraceFormatError,
+                       match=r"mac.txt:1: carriage return inside a line: the file uses CR line endings"):
+        pagesim.load(tmp_path / "mac.txt")
+    (tmp_path / "empty.txt").write_text("")
+    with pytest.raises(pagesim.TraceFormatError,
+                       match=r"empty.txt: empty file: expected at least one access, found none$"):
+        pagesim.load(tmp_path / "empty.txt")
+    with pytest.raises(pagesim.TraceFormatError, match=r"gone.txt: cannot open: No such file"):
+        pagesim.load(tmp_path / "gone.txt")

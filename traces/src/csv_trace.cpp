@@ -4,7 +4,8 @@
 //   1,R,0x7f0012345000,0.5,anon
 //
 // Columns (any order, names case-insensitive): `address` (byte address) or `page` (page
-// number) - exactly one of them; `op` (R/W/read/write, default R), `pid` (default 1), `time`
+// number, any 64-bit value) - exactly one of them; `op` (R/W/read/write, default R), `pid`
+// (default: the option pid, else 1), `time`
 // (a number; must not decrease; not otherwise used: the order of the lines is the order of the
 // accesses), `kind` (anon/file, default anon). An unknown column is an error.
 #include <charconv>
@@ -53,7 +54,7 @@ std::size_t split(std::string_view line, std::vector<std::string_view>& out) {
 }  // namespace
 
 std::uint64_t stream_csv(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
-  const std::uint32_t shift = page_shift(options.page_size);
+  const std::uint32_t shift = page_shift(options.page_size_or_default());
   std::vector<Col> cols;
   std::vector<std::string_view> f;
   std::uint64_t count = 0;
@@ -86,7 +87,7 @@ std::uint64_t stream_csv(LineReader& reader, const ReadOptions& options, AccessS
     if (f.size() != cols.size()) {
       fail("expected " + std::to_string(cols.size()) + " comma-separated fields as in the header, got " + std::to_string(f.size()));
     }
-    std::uint64_t pid = 1, vpn = 0;
+    std::uint64_t pid = options.pid.value_or(1), vpn = 0;
     bool write = false;
     PageKind kind = PageKind::kAnon;
     for (std::size_t k = 0; k < cols.size(); ++k) {
@@ -99,11 +100,9 @@ std::uint64_t stream_csv(LineReader& reader, const ReadOptions& options, AccessS
           break;
         }
         case Col::kPage:
-          if (!parse_u64(v, vpn)) fail("expected a page number (decimal or 0x hexadecimal), got " + quoted(v));
-          if (vpn > (UINT64_MAX >> shift)) {
-            fail("page number " + quoted(v) + " is beyond the 64-bit address space with " +
-                 std::to_string(options.page_size) + "-byte pages");
-          }
+          // Any 64-bit page number: one without a byte address (a hashed oracleGeneral id) too.
+          if (!parse_u64(v, vpn))
+            fail("expected a page number (decimal or 0x hexadecimal), got " + quoted(v));
           break;
         case Col::kOp:
           if (iequals(v, "W") || iequals(v, "write")) write = true;
@@ -135,7 +134,10 @@ std::uint64_t stream_csv(LineReader& reader, const ReadOptions& options, AccessS
     }
     ++count;
   }
-  if (cols.empty()) throw TraceFormatError(reader.name(), reader.line_number(), "expected a CSV header line, found none");
+  if (cols.empty()) {
+    throw TraceFormatError(reader.name(), reader.line_number(),
+                           if_empty(reader) + "expected a CSV header line, found none");
+  }
   if (count == 0) throw TraceFormatError(reader.name(), reader.line_number(), "expected at least one access after the header, found none");
   return count;
 }

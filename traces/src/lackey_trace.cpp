@@ -2,6 +2,9 @@
 //
 //   ==4242== Lackey, an example Valgrind tool        banner and summary lines: give the pid
 //   --4242-- WARNING: unhandled syscall: 999         valgrind's own messages: the same
+//   **4242** phase 1 done                           client messages (VALGRIND_PRINTF): the same
+//   ++4242++ ...                                    and valgrind's ++ lines
+//   ==00:00:00:01.234 4242== Lackey, ...            with --time-stamp=yes: the time, the pid
 //   I  04001000,2                                   instruction fetch (skipped by default)
 //    L 1ffefffb58,8                                 load
 //    S 1ffefffb50,8                                 store
@@ -28,11 +31,28 @@ bool parse_dec(std::string_view text, std::uint64_t& value) {
   return !text.empty() && text[0] != '0' ? parse_u64(text, value) : (text == "0" ? (value = 0, true) : false);
 }
 
+// A valgrind line, `line` starting with a doubled mark (==, --, ** or ++): sets `pid` to the
+// pid between the marks, after the time stamp valgrind --time-stamp=yes puts before it
+// (==00:00:00:01.234 4242==). False if the line is not of that shape.
+bool parse_valgrind_line(std::string_view line, std::uint64_t& pid) {
+  const std::string_view mark = line.substr(0, 2);
+  const std::size_t end = line.find(mark, 2);
+  if (end == std::string_view::npos) return false;
+  std::string_view inside = line.substr(2, end - 2);
+  if (const std::size_t blank = inside.rfind(' '); blank != std::string_view::npos) {
+    const std::string_view stamp = inside.substr(0, blank);
+    if (stamp.empty() || stamp.find_first_not_of("0123456789:.") != std::string_view::npos)
+      return false;
+    inside.remove_prefix(blank + 1);
+  }
+  return parse_dec(inside, pid);
+}
+
 }  // namespace
 
 std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
-  const std::uint32_t shift = page_shift(options.page_size);
-  std::uint64_t pid = options.pid;
+  const std::uint32_t shift = page_shift(options.page_size_or_default());
+  std::uint64_t pid = options.pid.value_or(1);
   std::uint64_t count = 0;
   std::uint64_t fetches = 0;
   std::string_view line;
@@ -41,15 +61,13 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
       throw TraceFormatError(reader.name(), reader.line_number(), what);
     };
     if (line.empty()) continue;
-    if (line.size() >= 2 && (line[0] == '=' || line[0] == '-') && line[1] == line[0]) {
-      const std::string_view mark = line.substr(0, 2);
-      const std::size_t end = line.find(mark, 2);
-      std::uint64_t banner_pid = 0;
-      if (end == std::string_view::npos || !parse_dec(line.substr(2, end - 2), banner_pid)) {
-        fail("expected a valgrind banner '" + std::string(mark) + "PID" + std::string(mark) +
-             " ...', got " + quoted(line));
+    if (line.size() >= 2 && std::string_view("=-*+").find(line[0]) != std::string_view::npos &&
+        line[1] == line[0]) {
+      const std::string mark(2, line[0]);
+      if (!parse_valgrind_line(line, pid)) {
+        fail("expected a valgrind line '" + mark + "PID" + mark + " ...' or '" + mark + "TIME PID" +
+             mark + " ...', got " + quoted(line));
       }
-      pid = banner_pid;
       continue;
     }
     std::size_t i = 0;
@@ -94,10 +112,12 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
     }
   }
   if (count == 0) {
-    throw TraceFormatError(reader.name(), reader.line_number(),
-                           fetches ? "expected at least one load or store, found only instruction fetches "
-                                     "(read them with instructions=True)"
-                                   : "expected at least one lackey access line, found none");
+    throw TraceFormatError(
+        reader.name(), reader.line_number(),
+        if_empty(reader) +
+            (fetches ? "expected at least one load or store, found only instruction fetches "
+                       "(read them with instructions=True)"
+                     : "expected at least one lackey access line, found none"));
   }
   return count;
 }

@@ -37,6 +37,7 @@ bool LineReader::refill() {
   if (end_ == buffer_.size()) {
     // A binary file read as text has no line ends; do not buffer all of it.
     if (buffer_.size() >= (std::size_t{16} << 20)) {
+      if (std::memchr(buffer_.data(), '\r', end_)) cr_line_ends(line_number_ + 1);
       throw TraceFormatError(name_, line_number_ + 1, "line longer than 16 MiB: expected a text trace");
     }
     buffer_.resize(buffer_.size() * 2);
@@ -73,7 +74,15 @@ bool LineReader::next(std::string_view& line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line_number_ == 0 && line.substr(0, 3) == "\xef\xbb\xbf") line.remove_prefix(3);
   ++line_number_;
+  if (line.find('\r') != std::string_view::npos) cr_line_ends(line_number_);
   return true;
+}
+
+void LineReader::cr_line_ends(std::uint64_t line) const {
+  throw TraceFormatError(
+      name_, line,
+      "carriage return inside a line: the file uses CR line endings (classic Mac OS); "
+      "expected LF or CR LF (convert it with tr '\\r' '\\n')");
 }
 
 bool parse_hex_digits(std::string_view digits, std::uint64_t& value) {

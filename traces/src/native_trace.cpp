@@ -372,10 +372,13 @@ struct NativeWriter::Impl {
 };
 
 NativeWriter::NativeWriter(const std::string& path, std::uint32_t page_size, std::string source) {
-  if (page_size == 0 || (page_size & (page_size - 1)) != 0) {
-    throw ConfigError("parameter 'page_size' = " + std::to_string(page_size) + " is not allowed: must be a power of two");
-  }
+  detail::page_shift(page_size);
   impl_ = std::make_unique<Impl>(path, page_size, std::move(source));
+}
+
+void NativeWriter::set_page_size(std::uint32_t page_size) {
+  detail::page_shift(page_size);
+  impl_->page_size = page_size;  // goes into the header, written by finish()
 }
 
 NativeWriter::~NativeWriter() = default;

@@ -18,6 +18,11 @@ std::uint64_t stream_oracle_general(ByteSource& in, const ReadOptions& options, 
 
 std::uint32_t page_shift(std::uint32_t page_size);
 
+// "empty file: " if `reader` has read no line, to begin the message for input without accesses.
+inline std::string if_empty(const LineReader& reader) {
+  return reader.line_number() == 0 ? "empty file: " : "";
+}
+
 // Whether a native trace can be mapped: `source`, opened on `path`, is not compressed and
 // `path` is a regular file (not a pipe, which could not be opened a second time either).
 bool mappable(const ByteSource& source, const std::string& path);

@@ -23,6 +23,23 @@ std::size_t split(std::string_view line, std::string_view (&fields)[4]) {
   return n;
 }
 
+// The page size pagesim's text writer records in its first line,
+// "# pagesim trace: pid op address (8192-byte pages)"; 0 if `line` is not that line.
+std::uint32_t recorded_page_size(std::string_view line) {
+  constexpr std::string_view kStart = "# pagesim trace:", kEnd = "-byte pages)";
+  if (line.substr(0, kStart.size()) != kStart || line.size() < kEnd.size() ||
+      line.substr(line.size() - kEnd.size()) != kEnd) {
+    return 0;
+  }
+  line.remove_suffix(kEnd.size());
+  const std::size_t open = line.rfind('(');
+  std::uint64_t size = 0;
+  if (open == std::string_view::npos || !parse_decimal(line.substr(open + 1), size) ||
+      size > UINT32_MAX)
+    return 0;
+  return static_cast<std::uint32_t>(size);
+}
+
 }  // namespace
 
 std::uint32_t page_shift(std::uint32_t page_size) {
@@ -48,20 +65,30 @@ std::string quoted(std::string_view s) {
 }
 
 std::uint64_t stream_text(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
-  const std::uint32_t bits = page_shift(options.page_size);
-  const std::uint64_t shift = options.page_numbers ? 0 : bits;
-  const std::uint64_t max_vpn = options.page_numbers ? (UINT64_MAX >> bits) : UINT64_MAX;
+  std::uint32_t page_size = options.page_size_or_default();
+  std::uint32_t bits = page_shift(page_size);
+  const std::uint64_t default_pid = options.pid.value_or(0);
   std::size_t columns = 0;
   std::uint64_t columns_line = 0;
   std::uint64_t count = 0;
   std::string_view line;
   while (reader.next(line)) {
-    std::string_view f[4];
-    const std::size_t n = split(line, f);
-    if (n == 0) continue;
     const auto fail = [&](const std::string& what) {
       throw TraceFormatError(reader.name(), reader.line_number(), what);
     };
+    // The page size pagesim's writer records, unless the caller gave one.
+    if (reader.line_number() == 1 && options.page_size == 0) {
+      if (const std::uint32_t recorded = recorded_page_size(line)) {
+        if ((recorded & (recorded - 1)) != 0)
+          fail("the header's page size " + std::to_string(recorded) + " is not a power of two");
+        page_size = recorded;
+        bits = page_shift(page_size);
+        sink.set_page_size(page_size);
+      }
+    }
+    std::string_view f[4];
+    const std::size_t n = split(line, f);
+    if (n == 0) continue;
     if (n < 2 || n > 3) {
       fail("expected 'OP ADDRESS' or 'PID OP ADDRESS' (OP is R or W), got " +
            std::to_string(n) + (n > 3 ? " or more" : "") + " field" + (n == 1 ? "" : "s"));
@@ -73,7 +100,7 @@ std::uint64_t stream_text(LineReader& reader, const ReadOptions& options, Access
       fail("expected " + std::to_string(columns) + " fields as on line " +
            std::to_string(columns_line) + ", got " + std::to_string(n));
     }
-    std::uint64_t pid = 0;
+    std::uint64_t pid = default_pid;
     if (n == 3 && !parse_decimal(f[0], pid)) {
       fail("expected a decimal process id, got " + quoted(f[0]));
     }
@@ -86,16 +113,16 @@ std::uint64_t stream_text(LineReader& reader, const ReadOptions& options, Access
       fail("expected an address (decimal or 0x hexadecimal, at most 64 bits), got " +
            quoted(f[n - 1]));
     }
-    if (address > max_vpn) {
+    if (options.page_numbers && address > (UINT64_MAX >> bits)) {
       fail("page number " + quoted(f[n - 1]) + " is beyond the 64-bit address space with " +
-           std::to_string(options.page_size) + "-byte pages");
+           std::to_string(page_size) + "-byte pages");
     }
-    sink.add(pid, address >> shift, write, PageKind::kAnon);
+    sink.add(pid, options.page_numbers ? address : address >> bits, write, PageKind::kAnon);
     ++count;
   }
   if (count == 0) {
     throw TraceFormatError(reader.name(), reader.line_number(),
-                           "expected at least one access, found none");
+                           if_empty(reader) + "expected at least one access, found none");
   }
   return count;
 }
@@ -108,8 +135,7 @@ Trace read(LineReader& reader, const TextTraceOptions& options) {
   ReadOptions o;
   o.page_size = options.page_size;
   o.page_numbers = options.page_numbers;
-  detail::page_shift(o.page_size);
-  BuilderSink sink(options.page_size, reader.name());
+  BuilderSink sink(o.page_size_or_default(), reader.name());
   detail::stream_text(reader, o, sink);
   return std::move(sink).build();
 }

@@ -63,8 +63,10 @@ TraceFormat sniff(std::string_view head) {
     start = end + 1;
     while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
     if (line.empty() || line[0] == '#') continue;
-    if (line.substr(0, 2) == "==" || line.substr(0, 2) == "--" || line.substr(0, 3) == "I  " ||
-        line.substr(0, 3) == " L " || line.substr(0, 3) == " S " || line.substr(0, 3) == " M ") {
+    const std::string_view mark = line.substr(0, 2);
+    if (mark == "==" || mark == "--" || mark == "**" || mark == "++" ||
+        line.substr(0, 3) == "I  " || line.substr(0, 3) == " L " || line.substr(0, 3) == " S " ||
+        line.substr(0, 3) == " M ") {
       return TraceFormat::kLackey;
     }
     return line.find(',') != std::string_view::npos ? TraceFormat::kCsv : TraceFormat::kText;
@@ -180,6 +182,7 @@ std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, 
   OpenedTrace opened = open_trace(path, options.format);
   if (opened.format == TraceFormat::kNative) {
     const Trace t = native_from(std::move(opened), path);
+    sink.set_page_size(t.page_size());
     for (std::size_t i = 0; i < t.size(); ++i) {
       const PageId p = t.page(i);
       sink.add(t.proc_pid(t.page_proc(p)), t.page_vpn(p), t.write(i), t.page_kind(p));
@@ -190,17 +193,17 @@ std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, 
 }
 
 Trace read_trace(const std::string& path, const ReadOptions& options, TraceFormat* format_read) {
-  detail::page_shift(options.page_size);
+  detail::page_shift(options.page_size_or_default());
   OpenedTrace opened = open_trace(path, options.format);
   if (format_read) *format_read = opened.format;
   if (opened.format == TraceFormat::kNative) return native_from(std::move(opened), path);
-  BuilderSink sink(options.page_size, path);
+  BuilderSink sink(options.page_size_or_default(), path);
   stream_from(std::move(opened.source), opened.format, options, sink);
   return std::move(sink).build();
 }
 
 Trace parse_trace(std::string_view data, const ReadOptions& options, const std::string& name) {
-  detail::page_shift(options.page_size);
+  detail::page_shift(options.page_size_or_default());
   TraceFormat format = options.format;
   if (format == TraceFormat::kAuto || format == TraceFormat::kNative) {
     auto source = memory_source(data, name);
@@ -212,7 +215,7 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
       return detail::parse_native_decompressed(*source, std::move(head), name);
     }
   }
-  BuilderSink sink(options.page_size, name);
+  BuilderSink sink(options.page_size_or_default(), name);
   stream_from(memory_source(data, name), format, options, sink);
   return std::move(sink).build();
 }
@@ -276,12 +279,14 @@ void write_oracle_general(const Trace& t, const std::string& path) {
     }
     obj[p] = multi ? (pid << 40 | t.page_vpn(p)) : t.page_vpn(p);
   }
+  // next_access_vtime as libCacheSim's traceConvOracleGeneral writes it: the reference count
+  // (from 1) of the next request for the object, that is its index + 1; -1 if none.
   std::vector<std::int64_t> next(t.size());
   {
     std::vector<std::int64_t> seen(t.num_pages(), -1);
     for (std::size_t i = t.size(); i-- > 0;) {
       next[i] = seen[t.page(i)];
-      seen[t.page(i)] = static_cast<std::int64_t>(i);
+      seen[t.page(i)] = static_cast<std::int64_t>(i) + 1;
     }
   }
   detail::OutputFile out(path);
@@ -298,42 +303,94 @@ void write_oracle_general(const Trace& t, const std::string& path) {
   out.commit();
 }
 
-void write_trace(const Trace& trace, const std::string& path, TraceFormat format) {
-  if (format == TraceFormat::kAuto) {
-    const std::string name = lower(path);
-    if (ends_with(name, ".gz") || ends_with(name, ".zst") || ends_with(name, ".zstd")) {
-      throw ConfigError("cannot write '" + path + "': pagesim reads compressed traces but writes them "
-                        "uncompressed; compress the file afterwards");
-    }
-    format = format_by_extension(path);
-  }
-  switch (format) {
-    case TraceFormat::kText: return write_text(trace, path);
-    case TraceFormat::kLackey: return write_lackey(trace, path);
-    case TraceFormat::kCsv: return write_csv(trace, path);
-    case TraceFormat::kOracleGeneral: return write_oracle_general(trace, path);
-    case TraceFormat::kNative:
-    case TraceFormat::kAuto: return write_native(trace, path);
+void refuse_compressed_output(const std::string& path) {
+  const std::string name = lower(path);
+  if (ends_with(name, ".gz") || ends_with(name, ".zst") || ends_with(name, ".zstd")) {
+    throw ConfigError("cannot write '" + path +
+                      "': pagesim reads compressed traces but writes them "
+                      "uncompressed; write a name without the compression suffix and compress the "
+                      "file afterwards");
   }
 }
 
-void convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
-                   TraceFormat out_format) {
-  detail::page_shift(options.page_size);
+std::string lost_in(const Trace& t, TraceFormat format) {
+  const bool keeps_writes = format != TraceFormat::kOracleGeneral;
+  // oracleGeneral reads every record as one process, pid 1 unless told otherwise.
+  const bool keeps_pids =
+      format != TraceFormat::kOracleGeneral || (t.num_procs() == 1 && t.proc_pid(0) == 1);
+  const bool keeps_kinds = format == TraceFormat::kNative || format == TraceFormat::kCsv;
+  const bool keeps_page_size = format == TraceFormat::kNative || format == TraceFormat::kText;
+  std::vector<std::string> lost;
+  if (const std::uint64_t writes = keeps_writes ? 0 : t.count_writes()) {
+    lost.push_back("its " + std::to_string(writes) + " writes become reads");
+  }
+  if (!keeps_pids) {
+    lost.push_back(t.num_procs() == 1
+                       ? "its pid " + std::to_string(t.proc_pid(0)) + " becomes pid 1"
+                       : "its " + std::to_string(t.num_procs()) +
+                             " processes become one, pid 1, whose pages are pid << 40 | vpn");
+  }
+  std::uint64_t file_pages = 0;
+  for (PageId p = 0; p < t.num_pages() && !keeps_kinds; ++p)
+    file_pages += t.page_kind(p) == PageKind::kFile;
+  if (file_pages != 0)
+    lost.push_back("its " + std::to_string(file_pages) + " file-backed pages become anonymous");
+  if (!keeps_page_size && t.page_size() != kDefaultPageSize) {
+    lost.push_back("its page size, " + std::to_string(t.page_size()) +
+                   " bytes, is not recorded (read it back with page_size=" +
+                   std::to_string(t.page_size()) + ")");
+  }
+  if (lost.empty()) return "";
+  std::string note =
+      std::string(format == TraceFormat::kOracleGeneral ? "oracleGeneral" : format_name(format)) +
+      " does not keep all of this trace: ";
+  for (std::size_t k = 0; k < lost.size(); ++k) note += (k ? "; " : "") + lost[k];
+  return note;
+}
+
+std::string write_trace(const Trace& trace, const std::string& path, TraceFormat format) {
+  refuse_compressed_output(path);
+  if (format == TraceFormat::kAuto) format = format_by_extension(path);
+  if (format == TraceFormat::kAuto) format = TraceFormat::kNative;
+  switch (format) {
+    case TraceFormat::kText:
+      write_text(trace, path);
+      break;
+    case TraceFormat::kLackey:
+      write_lackey(trace, path);
+      break;
+    case TraceFormat::kCsv:
+      write_csv(trace, path);
+      break;
+    case TraceFormat::kOracleGeneral:
+      write_oracle_general(trace, path);
+      break;
+    case TraceFormat::kNative:
+    case TraceFormat::kAuto:
+      write_native(trace, path);
+      break;
+  }
+  return lost_in(trace, format);
+}
+
+std::string convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
+                          TraceFormat out_format) {
+  detail::page_shift(options.page_size_or_default());
+  refuse_compressed_output(out);  // before the reading, which may take long
   if (out_format == TraceFormat::kAuto) out_format = format_by_extension(out);
   if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
   OpenedTrace opened = open_trace(in, options.format);
   if (opened.format == TraceFormat::kNative)
     return write_trace(native_from(std::move(opened), in), out, out_format);
   if (out_format == TraceFormat::kNative) {
-    NativeWriter writer(out, options.page_size, in);
+    NativeWriter writer(out, options.page_size_or_default(), in);
     stream_from(std::move(opened.source), opened.format, options, writer);
     writer.finish();
-    return;
+    return "";  // native keeps everything
   }
-  BuilderSink sink(options.page_size, in);
+  BuilderSink sink(options.page_size_or_default(), in);
   stream_from(std::move(opened.source), opened.format, options, sink);
-  write_trace(std::move(sink).build(), out, out_format);
+  return write_trace(std::move(sink).build(), out, out_format);
 }
 
 namespace detail {
@@ -345,6 +402,7 @@ void refuse_empty(const Trace& t, const std::string& path) {
 }
 
 OutputFile::OutputFile(const std::string& path) : path_(path) {
+  refuse_compressed_output(path);  // every writer comes here, whatever format it was asked for
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     f_ = std::fopen(path.c_str(), "wb");  // a pipe or a device: nothing to replace

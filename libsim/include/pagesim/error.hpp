@@ -21,6 +21,8 @@ class ConfigError : public Error {
 // Malformed trace input. The message starts with "file:line:" (or "file: byte N:").
 class TraceFormatError : public Error {
  public:
+  // Text input: "file:line: what"; line 0 (before the first line: the file cannot be opened,
+  // or has no line) gives "file: what".
   TraceFormatError(const std::string& file, std::uint64_t line, const std::string& what);
   // Binary input: "file: byte N: what" (line() is 0).
   struct ByteOffset {

@@ -20,8 +20,9 @@ class LineReader {
   static LineReader from_string(std::string_view text, std::string name = "<string>");
   static LineReader from_source(std::unique_ptr<ByteSource> source);
 
-  // The next line without its end-of-line characters (nor, on line 1, a UTF-8 byte-order
-  // mark); false at end of input.
+  // The next line without its end-of-line characters (LF or CR LF; a CR inside a line is an
+  // error that says the file uses CR line endings) nor, on line 1, a UTF-8 byte-order mark;
+  // false at end of input.
   bool next(std::string_view& line);
   std::uint64_t line_number() const { return line_number_; }
   const std::string& name() const { return name_; }
@@ -29,6 +30,8 @@ class LineReader {
  private:
   LineReader() = default;
   bool refill();
+  // A CR inside a line: the file ends its lines with CR alone.
+  [[noreturn]] void cr_line_ends(std::uint64_t line) const;
 
   std::unique_ptr<ByteSource> source_;
   std::string name_;

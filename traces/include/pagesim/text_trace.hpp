@@ -17,7 +17,9 @@ namespace pagesim {
 // ignored. ADDRESS is a byte address divided by `page_size`, or a page number when
 // `page_numbers` is set.
 struct TextTraceOptions {
-  std::uint32_t page_size = 4096;
+  // 0: the page size the first line records ("# pagesim trace: ... (8192-byte pages)", as
+  // pagesim's writer puts it), else 4096.
+  std::uint32_t page_size = 0;
   bool page_numbers = false;
 };
 

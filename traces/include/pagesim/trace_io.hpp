@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,21 +16,28 @@ class AccessSink {
  public:
   virtual ~AccessSink() = default;
   virtual void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) = 0;
+  // The page size the input records (a pagesim text trace's first line, a native header),
+  // before the first add.
+  virtual void set_page_size(std::uint32_t /*page_size*/) {}
 };
 
 // Collects accesses into a Trace.
 class BuilderSink final : public AccessSink {
  public:
   explicit BuilderSink(std::uint32_t page_size = 4096, std::string source = "")
-      : builder_(page_size, std::move(source)) {}
+      : builder_(page_size, source), source_(std::move(source)) {}
   void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) override {
     builder_.add(pid, vpn, write, kind);
+  }
+  void set_page_size(std::uint32_t page_size) override {
+    builder_ = TraceBuilder(page_size, source_);
   }
   std::size_t size() const { return builder_.size(); }
   Trace build() && { return std::move(builder_).build(); }
 
  private:
   TraceBuilder builder_;
+  std::string source_;
 };
 
 // The trace file formats; traces/FORMAT.md describes each.
@@ -43,16 +51,26 @@ const char* format_name(TraceFormat format);
 // text, .csv, .lackey, .ogb or a name containing "oracleGeneral"; kAuto for any other name.
 TraceFormat format_by_extension(const std::string& path);
 
+constexpr std::uint32_t kDefaultPageSize = 4096;
+
 struct ReadOptions {
   TraceFormat format = TraceFormat::kAuto;
-  // Bytes per page: byte addresses are divided by it.
-  std::uint32_t page_size = 4096;
+  // Bytes per page: byte addresses are divided by it. 0: not given: the page size a text
+  // trace's first line records (pagesim's text writer writes one), else kDefaultPageSize.
+  // A native trace has its own.
+  std::uint32_t page_size = 0;
   // Text: the numbers are page numbers, not byte addresses.
   bool page_numbers = false;
   // Lackey: also count instruction fetches (I lines).
   bool instructions = false;
-  // Lackey (before the first ==pid== banner) and oracleGeneral (which has no pid).
-  std::uint64_t pid = 1;
+  // The pid of accesses whose input names none: text and CSV without a pid column, lackey
+  // before the first ==PID== line, oracleGeneral (which has no pid). Not given: 0 for text,
+  // 1 for the others.
+  std::optional<std::uint64_t> pid;
+
+  std::uint32_t page_size_or_default() const {
+    return page_size != 0 ? page_size : kDefaultPageSize;
+  }
 };
 
 // The format of a file: the native magic number, else the file name's extension (after a .gz
@@ -76,15 +94,28 @@ std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, 
 // Writes `trace` as `format` (kAuto: by the file name's extension; native if unknown). The
 // file is written whole or not at all: into a temporary file that then replaces `path`, so
 // that a failed write leaves an existing file as it was, and a Trace mapped from it
-// (read_native) stays valid, even when it is the trace being written.
-void write_trace(const Trace& trace, const std::string& path, TraceFormat format = TraceFormat::kAuto);
+// (read_native) stays valid, even when it is the trace being written. A name ending in .gz,
+// .zst or .zstd is refused whatever the format: pagesim writes no compressed files. Returns
+// what the format did not keep of this trace, as lost_in() says ("" if nothing), for the
+// caller to pass on.
+std::string write_trace(const Trace& trace, const std::string& path,
+                        TraceFormat format = TraceFormat::kAuto);
+
+// What writing `trace` as `format` (not kAuto) loses of it: its writes, pids, page kinds or
+// page size where the format keeps none (traces/FORMAT.md has the table), e.g. "oracleGeneral
+// keeps no writes: 3 writes become reads"; "" if the file keeps all of this trace.
+std::string lost_in(const Trace& trace, TraceFormat format);
+
+// Throws ConfigError for an output name ending in .gz, .zst or .zstd (any case).
+void refuse_compressed_output(const std::string& path);
 
 // Converts a trace file. The input is opened once, so it may be a pipe; the output is
 // written as write_trace does, so it may even be the input. A streaming input converted to
 // native never holds the input or the per-access columns in memory: memory is O(distinct
-// pages). Other combinations load the trace (5 bytes an access) and write it.
-void convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
-                   TraceFormat out_format = TraceFormat::kAuto);
+// pages). Other combinations load the trace (5 bytes an access) and write it. Returns what
+// the output format did not keep (write_trace).
+std::string convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
+                          TraceFormat out_format = TraceFormat::kAuto);
 
 // ---- individual formats -----------------------------------------------------------------
 
@@ -108,6 +139,7 @@ class NativeWriter final : public AccessSink {
   NativeWriter(const NativeWriter&) = delete;
   NativeWriter& operator=(const NativeWriter&) = delete;
   void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind) override;
+  void set_page_size(std::uint32_t page_size) override;
   // Writes the remaining columns and the header, and puts the file in place. Without it
   // nothing is written (an existing file stays as it was).
   void finish();
