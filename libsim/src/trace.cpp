@@ -36,6 +36,12 @@ std::vector<std::size_t> Trace::last_accesses() const {
   return last;
 }
 
+std::vector<std::size_t> Trace::first_accesses() const {
+  std::vector<std::size_t> first(num_procs(), size());
+  for (std::size_t i = size(); i-- > 0;) first[page_proc(page(i))] = i;
+  return first;
+}
+
 namespace {
 
 // Index of the first element of `column` that `bad` holds for; called only after a
