@@ -158,6 +158,28 @@ void Engine::plan_exits() {
   std::sort(exits_.begin(), exits_.end());
 }
 
+namespace detail {
+
+Admission::Admission(const std::vector<std::size_t>& first, const std::vector<std::size_t>& last)
+    : behind_(first.size(), 0), ended_(first.size(), 0) {
+  for (ProcId q = 0; q < last.size(); ++q) {
+    if (last[q] != kNone) by_last_.push_back(q);
+  }
+  std::sort(by_last_.begin(), by_last_.end(),
+            [&](ProcId a, ProcId b) { return last[a] < last[b]; });
+  std::vector<std::size_t> lasts;
+  lasts.reserve(by_last_.size());
+  for (ProcId q : by_last_) lasts.push_back(last[q]);
+  for (ProcId q = 0; q < first.size(); ++q) {
+    if (first[q] != kNone) {
+      behind_[q] = static_cast<std::size_t>(std::lower_bound(lasts.begin(), lasts.end(), first[q]) -
+                                            lasts.begin());
+    }
+  }
+}
+
+}  // namespace detail
+
 PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
   if (trace.size() >= kNever) {
     throw ConfigError("a prescient policy needs a trace of fewer than 2^32-1 accesses; this one has " +

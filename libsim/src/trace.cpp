@@ -36,6 +36,20 @@ std::vector<std::size_t> Trace::last_accesses() const {
   return last;
 }
 
+std::vector<std::size_t> Trace::first_accesses() const {
+  std::vector<std::size_t> first(num_procs(), size());
+  // Stops once every process has been seen: usually early in the trace.
+  std::size_t unseen = num_procs();
+  for (std::size_t i = 0; i < size() && unseen != 0; ++i) {
+    std::size_t& f = first[page_proc(page(i))];
+    if (f == size()) {
+      f = i;
+      --unseen;
+    }
+  }
+  return first;
+}
+
 namespace {
 
 // Index of the first element of `column` that `bad` holds for; called only after a

@@ -142,7 +142,7 @@ def _param_combos(params: Dict[str, Any], specs) -> List[Dict[str, Any]]:
 
 # A process's own times, as Result.per_process_time gives them (its counters come from
 # Result.per_process).
-_PROCESS_TIMES = ("elapsed_ns", "user_ns", "sys_ns", "iowait_ns")
+_PROCESS_TIMES = ("start_ns", "elapsed_ns", "user_ns", "sys_ns", "iowait_ns")
 
 
 def figures(result: _core.Result, per_process: bool) -> Tuple[Dict[str, Any], Optional[List[Dict[str, Any]]]]:
@@ -301,7 +301,7 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         parameters, every counter, then the other scalars of the result
         (``swap_slots_used``, times when the engine reports them). With ``per_process=True``,
         one row per process of each run instead: after the listed parameters ``pid``, the
-        process's counters and its ``elapsed_ns``, ``user_ns``, ``sys_ns``, ``iowait_ns``
+        process's counters and its ``start_ns``, ``elapsed_ns``, ``user_ns``, ``sys_ns``, ``iowait_ns``
         (which process suffers).
 
     Raises

@@ -28,19 +28,21 @@ def time_summary(result: "_core.Result") -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Indexed by pid, plus a last row ``"all"``: ``elapsed_s``, ``user_s``, ``sys_s``,
+        Indexed by pid, plus a last row ``"all"``: ``start_s`` (when the process started:
+        the clock when its first access began), ``elapsed_s`` (from the start of the run to
+        its last access, so a process ran for ``elapsed_s - start_s``), ``user_s``, ``sys_s``,
         ``iowait_s`` (seconds of virtual time), ``major_faults``, ``minor_faults``,
-        ``swap_ins``, ``swap_outs``. For ``"all"`` elapsed is the last process's end and the
-        other times are sums over processes.
+        ``swap_ins``, ``swap_outs``. For ``"all"`` start is 0, elapsed the last process's end
+        and the other times are sums over processes.
     """
     rows = list(result.per_process_time)
     total = dict(result.time)
     total["pid"] = "all"
     rows.append(total)
     df = pd.DataFrame(rows).set_index("pid")
-    for name in ("elapsed", "user", "sys", "iowait"):
+    for name in ("start", "elapsed", "user", "sys", "iowait"):
         df[f"{name}_s"] = df.pop(f"{name}_ns") * _NS
-    return df[["elapsed_s", "user_s", "sys_s", "iowait_s", "major_faults", "minor_faults",
+    return df[["start_s", "elapsed_s", "user_s", "sys_s", "iowait_s", "major_faults", "minor_faults",
                "swap_ins", "swap_outs"]]
 
 

@@ -118,7 +118,8 @@ def together(traces: Sequence[Any]) -> Trace:
     processes stay apart from the other inputs': they keep their pids when no pid is in two
     inputs, else every process is renumbered 1, 2, ... in input order. The accesses are
     interleaved 10000 at a time (the order ``schedule="static"`` replays); several processes
-    run round-robin by default, each in its own order. ``simulate([a, b], ...)`` calls it.
+    run round-robin by default, each in its own order (a process that starts in the trace after
+    another ended waits for it to end). ``simulate([a, b], ...)`` calls it.
     """
     from . import as_trace
     if len(traces) == 0:

@@ -162,9 +162,9 @@ void register_timing(py::module_& m) {
       .def_readonly("schedule", &Result::schedule)
       .def_property_readonly(
           "time", [](const Result& r) { return time_row(r.time, r.total); },
-          "The run as /usr/bin/time reports it: elapsed_ns (the last process's end), user_ns, "
-          "sys_ns, iowait_ns (summed over processes), major and minor faults, swap-ins and "
-          "swap-outs.")
+          "The run as /usr/bin/time reports it: start_ns (0), elapsed_ns (the last process's "
+          "end), user_ns, sys_ns, iowait_ns (summed over processes), major and minor faults, "
+          "swap-ins and swap-outs.")
       .def_property_readonly(
           "per_process_time",
           [](const Result& r) {
@@ -176,7 +176,9 @@ void register_timing(py::module_& m) {
             }
             return out;
           },
-          "One /usr/bin/time row per process (dict with pid).")
+          "One /usr/bin/time row per process (dict with pid): start_ns (the clock when its "
+          "first access began), elapsed_ns (from the start of the run to its last access) and "
+          "the fields of time.")
       .def_property_readonly(
           "device_stats",
           [](const Result& r) {

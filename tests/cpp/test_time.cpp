@@ -2,12 +2,15 @@
 // vmstat series, and why read_priority is slower than fifo on a disk.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <deque>
+#include <utility>
 
 #include "helpers.hpp"
-#include "random_traces.hpp"
+#include "pagesim/generators.hpp"
 #include "pagesim/rng.hpp"
 #include "pagesim/timing.hpp"
+#include "random_traces.hpp"
 
 namespace pagesim::test {
 namespace {
@@ -67,6 +70,114 @@ TEST_CASE("two processes: one blocks on a read, the other runs") {
   CHECK(s.per_proc_time[0].elapsed_ns == 3100 + 4 * 100);  // A's last access is the 5th
   CHECK(s.per_proc_time[0].iowait_ns == 3000);
   CHECK(s.per_proc_time[1].elapsed_ns == 4800);
+}
+
+// A (pid 1) and B (pid 2) as in two_procs, then C (pid 3), whose first access comes after A's
+// last in the trace while B's accesses go on after it:
+//   A100 B0 A1 B1 A2 | C0 B2 .. B14 C1 .. C4
+// The trace starts C after A has ended: C waits for A. B overlaps both and waits for nobody.
+Trace three_procs() {
+  TraceBuilder b;
+  b.add(1, 100, false, PageKind::kFile);
+  b.add(2, 0, false);
+  b.add(1, 1, false);
+  b.add(2, 1, false);
+  b.add(1, 2, false);
+  b.add(3, 0, false);
+  for (std::uint64_t v = 2; v < 15; ++v) b.add(2, v, false);
+  for (std::uint64_t v = 1; v < 5; ++v) b.add(3, v, false);
+  return std::move(b).build();
+}
+
+TEST_CASE("round robin: a process that the trace starts after another ended waits for it") {
+  // Round-robin, quantum 1000 ns = 10 accesses; C is not admitted until A has ended:
+  //   t=0    A runs: its first access at 100 faults on the file page; read 100 -> 3100.
+  //   t=100  B runs 10 accesses (200 .. 1100), the quantum ends at 1100.
+  //   t=1100 C not admitted, A blocked; B runs its last 5 (1200 .. 1600) and ends at 1600.
+  //   t=1600 A blocked, C not admitted: the CPU idles until A's read completes at 3100.
+  //   t=3100 A runs its last 2 accesses (3200, 3300) and ends: C is admitted.
+  //   t=3300 C runs its 5 accesses (3400 .. 3800) and ends.
+  // (Without admission C ran at 1100, its 5 accesses at 1200 .. 1600, while A waited.)
+  const Trace t = three_procs();
+  const Result r = simulate(t, "lru", two_proc_params());
+  CHECK(r.schedule == "round_robin");
+  CHECK(r.time.elapsed_ns == 3800);
+  CHECK(r.time.start_ns == 0);
+  REQUIRE(r.per_proc_time.size() == 3);
+  const ProcTime& a = r.per_proc_time[0];
+  const ProcTime& b = r.per_proc_time[1];
+  const ProcTime& c = r.per_proc_time[2];
+  CHECK((a.start_ns == 0 && a.elapsed_ns == 3300 && a.user_ns == 300 && a.iowait_ns == 3000));
+  CHECK((b.start_ns == 100 && b.elapsed_ns == 1600 && b.user_ns == 1500 && b.iowait_ns == 0));
+  CHECK((c.start_ns == 3300 && c.elapsed_ns == 3800 && c.user_ns == 500 && c.iowait_ns == 0));
+
+  // Static (trace) order: A100 at 100 -> 3100, then the 22 other accesses at 3200 .. 5300.
+  // Each process starts at the clock before its first access: A at 0, B (2nd access) at
+  // 3100, C (6th) at 3500.
+  Params p = two_proc_params();
+  p.set("schedule", std::string("static"));
+  const Result s = simulate(t, "lru", p);
+  CHECK(s.time.elapsed_ns == 5300);
+  CHECK(s.per_proc_time[0].start_ns == 0);
+  CHECK(s.per_proc_time[1].start_ns == 3100);
+  CHECK(s.per_proc_time[2].start_ns == 3500);
+  CHECK(s.per_proc_time[2].elapsed_ns == 5300);
+}
+
+// The most of `spans` ([from, to) each) that overlap at one point.
+std::size_t most_at_once(std::vector<std::pair<std::uint64_t, std::uint64_t>> spans) {
+  // An end (-1) sorts before a start at the same point.
+  std::vector<std::pair<std::uint64_t, int>> events;
+  for (const auto& [from, to] : spans) {
+    events.emplace_back(from, 1);
+    events.emplace_back(to, -1);
+  }
+  std::sort(events.begin(), events.end());
+  std::size_t now = 0, most = 0;
+  for (const auto& e : events) {
+    now = e.second > 0 ? now + 1 : now - 1;
+    most = std::max(most, now);
+  }
+  return most;
+}
+
+TEST_CASE("round robin keeps make -j4 at most 4 jobs at a time") {
+  // A small kbuild: 16 jobs, 4 at a time in the trace, plus pid 0 (the shared file pages),
+  // under memory pressure so that jobs block on swap-ins and file reads and others run.
+  KbuildOptions o;
+  o.jobs = 16;
+  o.job_accesses = 4000;
+  o.shared_mib = 2;
+  o.heap_mib = 2;
+  o.quantum = 200;
+  const Trace t = generate_kbuild(o);
+  const std::vector<std::size_t> first = t.first_accesses(), last = t.last_accesses();
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> in_trace;
+  for (ProcId q = 0; q < t.num_procs(); ++q) in_trace.emplace_back(first[q], last[q] + 1);
+  CHECK(most_at_once(in_trace) == 5);  // pid 0 and 4 jobs
+  for (const bool exits : {false, true}) {
+    CAPTURE(exits);
+    const Result r = simulate(t, "lru",
+                              Params{{"frames", std::int64_t{600}},
+                                     {"device", std::string("hdd-2002")},
+                                     {"free_on_exit", exits},
+                                     {"interval_ns", std::int64_t{0}}});
+    REQUIRE(r.schedule == "round_robin");
+    CHECK(r.total.major_faults > 0);
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ran;
+    for (const ProcTime& pt : r.per_proc_time) ran.emplace_back(pt.start_ns, pt.elapsed_ns);
+    CHECK(most_at_once(ran) <= 5);
+    // The rule itself: a process starts after every process that the trace ends before it.
+    for (ProcId q = 0; q < t.num_procs(); ++q) {
+      for (ProcId p = 0; p < t.num_procs(); ++p) {
+        if (last[p] < first[q]) {
+          CAPTURE(t.proc_pid(p));
+          CAPTURE(t.proc_pid(q));
+          CHECK(r.per_proc_time[q].start_ns >= r.per_proc_time[p].elapsed_ns);
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("an empty trace takes no time") {

@@ -148,7 +148,9 @@ def test_cli_run_with_a_device_prints_time_device_and_vmstat(tmp_path):
     assert counters == {k: str(v) for k, v in r.counters.items()}
     rows = {line.split()[0]: line.split() for line in sections[1].splitlines()[3:]}
     assert list(rows) == ["1", "2", "all"]
-    assert rows["all"][1] == f"{r.time['elapsed_ns'] / 1e9:.6f}"
+    header = sections[1].splitlines()[1].split()
+    assert header[:2] == ["start_s", "elapsed_s"]
+    assert rows["all"][1:3] == ["0.000000", f"{r.time['elapsed_ns'] / 1e9:.6f}"]
     device = {line.split()[0]: line.split()[1:] for line in sections[2].splitlines()[1:]}
     assert device == {k: [str(v)] + ([f"({v / 1e9:.3f}", "s)"] if k.endswith("_ns") else [])
                       for k, v in r.device_stats.items()}
@@ -177,7 +179,7 @@ def test_cli_sweep_prints_the_table_and_writes_csv(tmp_path):
     assert [(r[1], r[2], r[4]) for r in rows] == [
         ("fifo", "3", "9"), ("fifo", "4", "10"), ("lru", "3", "10"), ("lru", "4", "8")] * 2
     assert [r[0] for r in rows] == [str(reads)] * 4 + [str(writes)] * 4
-    assert lines[9] == f"wrote {csv}: 8 rows, 45 columns"
+    assert lines[9] == f"wrote {csv}: 8 rows, 46 columns"
     import pandas as pd
     expected = pagesim.sweep({str(reads): pagesim.load(reads, page_numbers=True),
                               str(writes): pagesim.load(writes, page_numbers=True)},

@@ -276,8 +276,8 @@ def test_per_process_rows_say_which_process_suffers():
         k = [p["pid"] for p in r.per_process].index(row.pid)
         assert {c: getattr(row, c) for c in r.per_process[k]} == r.per_process[k]
         times = r.per_process_time[k]
-        assert (row.elapsed_ns, row.user_ns, row.sys_ns, row.iowait_ns) == (
-            times["elapsed_ns"], times["user_ns"], times["sys_ns"], times["iowait_ns"])
+        assert (row.start_ns, row.elapsed_ns, row.user_ns, row.sys_ns, row.iowait_ns) == (
+            times["start_ns"], times["elapsed_ns"], times["user_ns"], times["sys_ns"], times["iowait_ns"])
     # Summed over processes, the counters are the run's.
     whole = pagesim.sweep(t, **kw)
     sums = df.groupby(["policy", "frames", "device"], sort=False)[["faults", "swap_outs"]].sum()

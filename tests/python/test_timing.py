@@ -102,6 +102,20 @@ def test_two_processes_round_robin():
         pagesim.simulate(t, "belady", **params)
 
 
+def test_a_process_that_the_trace_starts_later_waits_and_reports_its_start():
+    # tests/cpp/test_time.cpp's three_procs: C (pid 3) starts in the trace after A's last
+    # access, so round robin starts it when A has ended, at 3300 ns; B runs from 100 ns.
+    rows = ([(1, 100, 1), (2, 0, 0), (1, 1, 0), (2, 1, 0), (1, 2, 0), (3, 0, 0)]
+            + [(2, v, 0) for v in range(2, 15)] + [(3, v, 0) for v in range(1, 5)])
+    pids, pages, kinds = (np.array(c) for c in zip(*rows))
+    t = pagesim.Trace.from_arrays(pages, pids=pids, kinds=kinds.astype(np.uint8))
+    r = pagesim.simulate(t, "lru", frames=100, device="nvme", device_read_us=2.0,
+                         device_transfer_mb_s=4096.0, cpu_ns=100, quantum_ns=1000)
+    df = r.time_summary()
+    assert (df["start_s"] * 1e9).round().tolist() == [0, 100, 3300, 0]
+    assert (df["elapsed_s"] * 1e9).round().tolist() == [3300, 1600, 3800, 3800]
+
+
 def test_device_parameters_are_checked():
     with pytest.raises(pagesim.ConfigError, match="hdd-2002"):
         pagesim.simulate(tiny(), "lru", frames=1, device="floppy")

@@ -26,7 +26,9 @@ enum class Schedule : std::uint8_t {
   kStatic,
   // Each process replays its own accesses in trace order; the CPU goes round-robin between
   // the runnable ones for quantum_ns each; a process blocked on a read lets the others run,
-  // and an idle CPU waits for the next read to complete.
+  // and an idle CPU waits for the next read to complete. A process becomes runnable once
+  // every process whose last access comes before its first access in the trace has ended
+  // (detail::Admission).
   kRoundRobin,
 };
 
@@ -55,7 +57,11 @@ struct EngineConfig {
   // IO costs no time, so counts-only runs pay nothing for the cost model.
   DeviceConfig device;
   // Key "schedule" ("static" or "round_robin"). Default: static for a one-process trace,
-  // round_robin for several (a blocked process lets the others run).
+  // round_robin for several. static replays the accesses in trace order. round_robin runs
+  // each process's own accesses in trace order for quantum_ns at a time, and a blocked process
+  // lets the others run; a process starts once every process whose last access comes before
+  // its first access in the trace has ended (make -j4: the fifth job starts when the first
+  // ends), so processes run concurrently when their lifetimes overlap in the trace.
   bool schedule_given = false;
   Schedule schedule = Schedule::kStatic;
   // Round-robin time slice (key "quantum_ns", default 10 ms).
@@ -399,6 +405,33 @@ struct HasPrefetch : std::false_type {};
 template <class P>
 struct HasPrefetch<P, std::void_t<decltype(std::declval<P&>().prefetch(PageId{}, 0))>>
     : std::true_type {};
+
+// schedule=round_robin's admission: process q may start once every process whose last access
+// comes before q's first access in the trace has ended (make -j4: the fifth job starts when
+// the first ends; processes whose lifetimes overlap in the trace run together). The unfinished
+// process with the earliest first access is always admitted: no deadlock. by_last_ holds the
+// processes by last access; q waits for the first behind_[q] of them, and it is admitted once
+// those have ended, that is once the prefix of by_last_ that has ended is at least that long.
+// O(np log np) to set up, O(1) a question, O(np) over all ends.
+class Admission {
+ public:
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  // Per process the trace indices of its first and last accesses, kNone for both when it has
+  // none (it holds nobody back).
+  Admission(const std::vector<std::size_t>& first, const std::vector<std::size_t>& last);
+  bool admitted(ProcId q) const { return behind_[q] <= ended_prefix_; }
+  bool ended(ProcId q) const { return ended_[q] != 0; }
+  void end(ProcId q) {
+    ended_[q] = 1;
+    while (ended_prefix_ < by_last_.size() && ended_[by_last_[ended_prefix_]] != 0) ++ended_prefix_;
+  }
+
+ private:
+  std::vector<ProcId> by_last_;
+  std::vector<std::size_t> behind_;
+  std::vector<std::uint8_t> ended_;
+  std::size_t ended_prefix_ = 0;
+};
 }  // namespace detail
 
 inline Access Engine::make_access(std::size_t i) const {
@@ -612,7 +645,24 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   Tick next_event = next_event_;
   std::size_t exit_k = 0;
   std::size_t next_exit = exits_.empty() ? n : exits_[0].first;
+  // Each process starts at its first access: (trace index, process) by index.
+  std::vector<std::pair<std::size_t, ProcId>> starts;
+  if constexpr (kMulti) {
+    const std::vector<std::size_t> first = trace_.first_accesses();
+    for (ProcId q = 0; q < first.size(); ++q) {
+      if (first[q] < n) starts.emplace_back(first[q], q);
+    }
+    std::sort(starts.begin(), starts.end());
+  }
+  std::size_t start_k = 0;
+  std::size_t next_start = starts.empty() ? n : starts[0].first;
   for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (kMulti) {
+      if (i == next_start) {
+        proc_time_[starts[start_k].second].start_ns = now;
+        next_start = ++start_k < starts.size() ? starts[start_k].first : n;
+      }
+    }
     now += cpu;
     if (now >= next_event) {
       now_ = now;
@@ -838,10 +888,24 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
   std::vector<std::uint32_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[cursor[page_proc[pages[i]]]++] = static_cast<std::uint32_t>(i);
   std::copy(begin.begin(), begin.end() - 1, cursor.begin());
+  std::vector<std::size_t> first(np, detail::Admission::kNone), last(np, detail::Admission::kNone);
+  for (ProcId q = 0; q < np; ++q) {
+    if (begin[q] != begin[q + 1]) {
+      first[q] = order[begin[q]];
+      last[q] = order[begin[q + 1] - 1];
+    }
+  }
+  detail::Admission admission(first, last);
 
   std::vector<Tick> blocked_since(np, kNoTime);
-  std::vector<std::uint8_t> done(np, 0);
   std::size_t remaining = np;
+  const auto end_process = [&](ProcId q, Tick at) {
+    admission.end(q);
+    finish_[q] = at;
+    if (--remaining != 0) exit_process(policy, q);
+  };
+  // Not ended and admitted: a process that has not been admitted has not started.
+  const auto alive = [&](ProcId c) { return !admission.ended(c) && admission.admitted(c); };
   std::size_t rr = 0;
   while (remaining != 0) {
     sample_until(now_);
@@ -849,17 +913,17 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     ProcId q = kNoProc;
     for (std::size_t k = 0; k < np; ++k) {
       const auto c = static_cast<ProcId>((rr + k) % np);
-      if (!done[c] && ready_at_[c] <= now_) {
+      if (alive(c) && ready_at_[c] <= now_) {
         q = c;
         break;
       }
     }
     if (q == kNoProc) {
-      // Every process waits for a read: the CPU idles until the first one completes.
+      // Every process alive waits for a read: the CPU idles until the first one completes.
       const auto earliest = [&] {
         Tick t = kNoTime;
         for (ProcId c = 0; c < np; ++c) {
-          if (!done[c]) t = std::min(t, ready_at_[c]);
+          if (alive(c)) t = std::min(t, ready_at_[c]);
         }
         return t;
       };
@@ -881,12 +945,11 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
       blocked_since[q] = kNoTime;
     }
     if (cursor[q] == begin[q + 1]) {
-      // Its last access waited for a read: it ends when the read completes.
-      done[q] = 1;
-      finish_[q] = ready_at_[q];
-      if (--remaining != 0) exit_process(policy, q);
+      // Its last access waited for a read (or it has none): it ends when the read completes.
+      end_process(q, ready_at_[q]);
       continue;
     }
+    if (cursor[q] == begin[q]) proc_time_[q].start_ns = now_;  // its first slice
     const Tick slice_end = now_ + config_.quantum_ns;
     Tick now = now_;
     bool blocked = false;
@@ -922,9 +985,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     if (blocked) {
       blocked_since[q] = now_;
     } else if (k == end) {
-      done[q] = 1;
-      finish_[q] = now_;
-      if (--remaining != 0) exit_process(policy, q);
+      end_process(q, now_);
     }
   }
 }

@@ -81,6 +81,10 @@ struct Counters {
 
 // Times of one process, or of the run, as /usr/bin/time reports them (virtual nanoseconds).
 struct ProcTime {
+  // From the start of the run to the process's start: the clock when its first access began
+  // (run: 0). With schedule=round_robin a process that the trace starts after others ended
+  // starts when they have ended (see EngineConfig::schedule).
+  Tick start_ns = 0;
   // From the start of the run to the process's last access (run: the last process's).
   Tick elapsed_ns = 0;
   // CPU time of its accesses (accesses * cpu_ns).
@@ -92,6 +96,7 @@ struct ProcTime {
 
   template <class F>
   static void for_each_field(F&& f) {
+    f("start_ns", &ProcTime::start_ns);
     f("elapsed_ns", &ProcTime::elapsed_ns);
     f("user_ns", &ProcTime::user_ns);
     f("sys_ns", &ProcTime::sys_ns);

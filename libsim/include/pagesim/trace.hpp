@@ -94,6 +94,9 @@ class Trace {
   std::uint64_t count_writes() const;
   // Per process, the index of its last access (a pass over the trace).
   std::vector<std::size_t> last_accesses() const;
+  // Per process, the index of its first access, size() for a process without accesses (a
+  // pass over the trace up to the last process's first access).
+  std::vector<std::size_t> first_accesses() const;
 
   // A trace from its columns (deserialising, memory-mapped formats, numpy); vectors convert
   // without a copy. Throws ConfigError naming the column and the index if they are
