@@ -55,6 +55,7 @@ class Arc final : public Policy {
     adapted_for_ = kNoPage;
   }
 
+  static constexpr bool pagesim_prefetch_fast_path = true;  // see policy.hpp
   void prefetch(PageId p, int stage) const { lists_.prefetch(p, stage); }
   void on_hit(const Access& a, PageTableView) override { lists_.move_to_front(kT2, a.page); }
 

@@ -54,6 +54,7 @@ class Clock final : public Policy {
       if (e != kNoPage && view.proc(e) == q && view.kind(e) == PageKind::kAnon) take(at);
     }
   }
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView view) {
     const std::size_t n = circle_.size();
     // Two laps at most: the first clears every referenced bit.

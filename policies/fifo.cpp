@@ -43,6 +43,7 @@ class Fifo final : public Policy {
     }
     count_ = kept;
   }
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView view) {
     if (count_ == 0) return kNoPage;
     const PageId victim = ring_[head_];

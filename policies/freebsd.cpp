@@ -113,6 +113,7 @@ class FreeBsd final : public Policy {
 
   // A fault inserts the page's list node; a hit on a file page also unlinks it, which needs
   // its neighbours (stage 1). Hits on anonymous pages only set the pte young bit.
+  static constexpr bool pagesim_prefetch_fast_path = true;  // see policy.hpp
   void prefetch(PageId p, int stage) const { lists_.prefetch(p, stage); }
 
   void reset(std::size_t num_pages, std::size_t frames) override {

@@ -62,6 +62,7 @@ class Lirs final : public Policy {
     lir_count_ = 0;
   }
 
+  static constexpr bool pagesim_prefetch_fast_path = true;  // see policy.hpp
   void prefetch(PageId p, int stage) const { s_.prefetch(p, stage); }
   void on_hit(const Access& a, PageTableView) override {
     const PageId x = a.page;

@@ -36,6 +36,7 @@ class Lru final : public Policy {
     next_ = 0;
     oldest_word_ = 0;
   }
+  static constexpr bool pagesim_prefetch_fast_path = true;  // see policy.hpp
   void prefetch(PageId p, int stage) const {
     if (stage == 0) {
       __builtin_prefetch(&stamp_[p], 1);
@@ -53,6 +54,7 @@ class Lru final : public Policy {
     const std::uint32_t s = stamp_[p];
     if (view.resident(p)) live_[s / 64] &= ~(std::uint64_t{1} << (s % 64));
   }
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView view) {
     const std::size_t s = oldest();
     if (s == kNone) return kNoPage;

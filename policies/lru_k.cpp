@@ -135,6 +135,7 @@ class LruK final : public Policy {
     now_ = 0;
   }
 
+  static constexpr bool pagesim_prefetch_fast_path = true;  // see policy.hpp
   void prefetch(PageId p, int stage) const {
     if (stage == 0) {
       __builtin_prefetch(&hist_[p * k_], 1);
@@ -159,6 +160,7 @@ class LruK final : public Policy {
     forget(p);
   }
 
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView view) {
     if (correlated_ != 0) admit(now_ + 1);
     const PageId v = pop_min();

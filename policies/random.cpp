@@ -41,6 +41,7 @@ class RandomPolicy final : public Policy {
                                    }),
                     resident_.end());
   }
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView view) {
     if (resident_.empty()) return kNoPage;
     const std::size_t k = rng_.below(resident_.size());

@@ -105,6 +105,7 @@ class RmapAging final : public Policy {
 
   // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
   // benefits from having the page's list node in cache.
+  static constexpr bool pagesim_prefetch_fast_path = true;  // see policy.hpp
   void prefetch(PageId p, int stage) const {
     if (stage == 0) lists_.prefetch(p, 0);
   }

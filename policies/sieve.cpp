@@ -95,6 +95,7 @@ class Sieve final : public Policy {
     }
     if (hand_ != kNull && queue_[hand_] == kNoPage) hand_ = from(hand_);
   }
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView view) {
     if (size_ == 0) return kNoPage;
     std::size_t o = hand_ == kNull ? next(0) : hand_;  // lines 5-7

@@ -53,6 +53,7 @@ class TwoQ final : public Policy {
     remembered_ = kNoPage;
   }
 
+  static constexpr bool pagesim_prefetch_fast_path = true;  // see policy.hpp
   void prefetch(PageId p, int stage) const { lists_.prefetch(p, stage); }
   void on_hit(const Access& a, PageTableView) override {
     if (lists_.contains(kAm, a.page)) lists_.move_to_front(kAm, a.page);

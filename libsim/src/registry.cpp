@@ -13,6 +13,12 @@ void Policy::on_free(PageId page, PageTableView /*view*/) {
                     "): implement it, or run with free_on_exit=false");
 }
 
+std::string CallbackSite::text() const {
+  if (callback == nullptr) return "";
+  if (what == nullptr) return callback;
+  return std::string(callback) + " " + what + std::to_string(value);
+}
+
 Registry& Registry::instance() {
   static Registry registry;
   return registry;

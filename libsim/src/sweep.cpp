@@ -87,7 +87,22 @@ std::vector<Result> run_sweep(const std::vector<const Trace*>& traces, std::vect
   // Non-owning: the caller keeps the traces alive for the duration of the call.
   for (const Trace* t : traces) shared.emplace_back(std::shared_ptr<const Trace>(), t);
   SweepRunner runner(std::move(shared), std::move(jobs), threads);
-  return runner.results();
+  try {
+    return runner.results();
+  } catch (const Error& e) {
+    const std::size_t k = runner.failed_job();
+    if (k == runner.size()) throw;  // cancelled: no job's error
+    const SweepJob& job = runner.job(k);
+    std::string where = " (in the sweep's run of job " + std::to_string(k) + ": policy '" +
+                        job.policy + "' on trace " + std::to_string(job.trace);
+    for (const auto& [key, value] : job.params.values())
+      where += ", " + key + "=" + to_string(value);
+    where += ")";
+    // The same type, with the run named.
+    if (dynamic_cast<const PolicyError*>(&e) != nullptr) throw PolicyError(e.what() + where);
+    if (dynamic_cast<const ConfigError*>(&e) != nullptr) throw ConfigError(e.what() + where);
+    throw Error(e.what() + where);
+  }
 }
 
 }  // namespace pagesim

@@ -18,8 +18,17 @@ Params with(Params params, const std::string& key, Params::Value value) {
   return params;
 }
 
-std::string where(std::uint64_t seed, std::int64_t frames) {
-  return " (random_trace seed " + std::to_string(seed) + ", frames " + std::to_string(frames) + ")";
+// How to replay a run of random case `seed` with `params`: the settings the suite chose,
+// those of `params` not in the check's own (`options`), frames first.
+std::string where(std::uint64_t seed, const Params& params, const Params& options) {
+  std::string settings = "frames=" + to_string(params.values().at("frames"));
+  for (const auto& [key, value] : params.values()) {
+    const auto given = options.values().find(key);
+    if (key == "frames" || (given != options.values().end() && given->second == value)) continue;
+    settings += ", " + key + "=" + to_string(value);
+  }
+  return " (replay: testing::conformance_case(" + std::to_string(seed) + ") with " + settings +
+         " and the check's params)";
 }
 
 void check_sums(Report& report, const Counters& c, const std::string& context) {
@@ -35,8 +44,7 @@ void check_sums(Report& report, const Counters& c, const std::string& context) {
   law(c.swap_outs + c.file_writes == c.evictions_dirty, "swap_outs + file_writes != dirty evictions");
   law(c.readahead_used + c.readahead_wasted <= c.readahead_pages,
       "readahead_used + readahead_wasted > readahead_pages");
-  law(c.readahead_used + c.readahead_wasted <= c.readahead_pages,
-      "readahead_used + readahead_wasted > readahead_pages");
+  law(c.readahead_wasted <= c.evictions, "readahead_wasted > evictions");
 }
 
 bool needs_future(const std::string& policy) {
@@ -53,33 +61,97 @@ Params same_order(Params params, const std::vector<std::string>& policies) {
   return params;
 }
 
-// Runs `f`, which runs the policy `name`; false with a failure if it threw. A pagesim::Error
-// says what went wrong already; any other exception came from the policy's own code (an
-// exception escaping a callback or the constructor): it is a failure too, with the same
-// context, instead of ending the test program.
+// Forwards every callback to `inner`, noting in `at` which one runs: the kit's runs name the
+// callback an exception of the policy's own came from (the replay keeps no such note).
+class Noting final : public Policy {
+ public:
+  Noting(Policy& inner, CallbackSite& at) : inner_(inner), at_(at) {}
+  PolicyTraits traits() const override { return inner_.traits(); }
+  void reset(std::size_t num_pages, std::size_t frames) override {
+    at_ = CallbackSite::reset();
+    inner_.reset(num_pages, frames);
+  }
+  void on_hit(const Access& access, PageTableView view) override {
+    at_ = CallbackSite::on_hit(access);
+    inner_.on_hit(access, view);
+  }
+  void on_fault(const Access& access, PageTableView view) override {
+    at_ = CallbackSite::on_fault(access);
+    inner_.on_fault(access, view);
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    at_ = CallbackSite::select_victims(view);
+    inner_.select_victims(want, view, out);
+  }
+  void on_evict(PageId page, PageTableView view) override {
+    at_ = CallbackSite::on_evict(page);
+    inner_.on_evict(page, view);
+  }
+  void on_tick(Tick now, PageTableView view) override {
+    at_ = CallbackSite::on_tick(now);
+    inner_.on_tick(now, view);
+  }
+  void on_free(PageId page, PageTableView view) override {
+    at_ = CallbackSite::on_free(page);
+    inner_.on_free(page, view);
+  }
+
+ private:
+  Policy& inner_;
+  CallbackSite& at_;
+};
+
+// Runs `f`, which runs the policy `name` noting its callbacks in `at`; false with a failure if
+// it threw. A pagesim::Error says what went wrong already; any other exception came from the
+// policy's own code (an exception escaping a callback or the constructor): it is a failure
+// too, naming the callback and the context, instead of ending the test program.
 template <class F>
 bool reported(Report& report, const std::string& name, const std::string& context, F&& f) {
+  CallbackSite at;
+  const auto in = [&] { return at.callback == nullptr ? std::string() : " in " + at.text(); };
   try {
-    f();
+    f(at);
     return true;
   } catch (const Error& e) {
     report.fail(std::string(e.what()) + context);
   } catch (const std::exception& e) {
-    report.fail("policy '" + name + "' threw an exception: " + e.what() + context);
+    report.fail("policy '" + name + "' threw an exception" + in() + ": " + e.what() + context);
   } catch (...) {
-    report.fail("policy '" + name + "' threw something that is not a std::exception" + context);
+    report.fail("policy '" + name + "' threw something that is not a std::exception" + in() +
+                context);
   }
   return false;
+}
+
+// `runs` runs of one instance (the engine resets it before each); `out` is the last one's
+// result; false if a run failed (then the rest is skipped).
+bool run_instance(Report& report, const Trace& t, const PolicyFactory& make,
+                  const std::string& name, const Params& params, Result& out,
+                  const std::string& context, int runs = 1) {
+  ++report.checks;
+  return reported(report, name, context, [&](CallbackSite& at) {
+    auto policy = make(params);
+    Noting noting(*policy, at);
+    for (int k = 0; k < runs; ++k) out = simulate(t, noting, params, name);
+  });
 }
 
 // One conformance run; false if the run itself failed (then the rest is skipped).
 bool run_once(Report& report, const Trace& t, const PolicyFactory& make, const std::string& name,
               const Params& params, Result& out, const std::string& context) {
-  ++report.checks;
-  return reported(report, name, context, [&] {
-    auto policy = make(params);
-    out = simulate(t, *policy, params, name);
+  return run_instance(report, t, make, name, params, out, context);
+}
+
+// "faults 41 instead of 40, evictions 39 instead of 38": the counters of `got` that differ
+// from `want`.
+std::string differences(const Counters& got, const Counters& want) {
+  std::string diff;
+  Counters::for_each_field([&](const char* counter, auto field) {
+    if (got.*field == want.*field) return;
+    diff += (diff.empty() ? "" : ", ") + std::string(counter) + " " + std::to_string(got.*field) +
+            " instead of " + std::to_string(want.*field);
   });
+  return diff;
 }
 
 // Whether the policy needs the future (runs in static order only); false if constructing it
@@ -97,7 +169,8 @@ void check_inlined(Report& report, const Trace& t, const std::string& name, cons
                    const Result& r, const std::string& context) {
   ++report.checks;
   Result inlined;
-  if (!reported(report, name, context, [&] { inlined = simulate(t, name, params); })) return;
+  if (!reported(report, name, context, [&](CallbackSite&) { inlined = simulate(t, name, params); }))
+    return;
   if (inlined.total != r.total) {
     report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree: " +
                 std::to_string(inlined.total.faults) + " vs " + std::to_string(r.total.faults) +
@@ -167,16 +240,22 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
 
 Report conformance(const std::string& name, const PolicyFactory& make, bool registered,
                    const ConformanceOptions& options) {
+  if (options.params.has("frames")) {
+    throw ConfigError(
+        "ConformanceOptions::params sets 'frames': the suite chooses the memory size "
+        "of each run; remove it");
+  }
   Report report;
   report.subject = "policy '" + name + "'";
   for (std::uint64_t seed = 1; seed <= options.traces && report.failures.size() < Report::kMaxFailures; ++seed) {
-    const Trace t = random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0);
-    const auto frames = static_cast<std::int64_t>(1 + seed % 9);
-    const std::string context = where(seed, frames);
+    const ConformanceCase random_case = conformance_case(seed);
+    const Trace& t = random_case.trace;
+    const std::int64_t frames = random_case.frames;
     Params params = with(options.params, "frames", frames);
     if (!params.has("schedule") && prescient(make, params)) {
       params = with(params, "schedule", std::string("static"));
     }
+    const std::string context = where(seed, params, options.params);
     Result r;
     if (!run_once(report, t, make, name, params, r, context)) continue;
     check_sums(report, r.total, context);
@@ -198,20 +277,25 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
     if (run_once(report, t, make, name, params, again, context)) {
       ++report.checks;
       if (again.total != r.total) {
-        std::string diff;  // "faults 41 instead of 40, evictions 39 instead of 38"
-        Counters::for_each_field([&](const char* counter, auto field) {
-          if (again.total.*field == r.total.*field) return;
-          diff += (diff.empty() ? "" : ", ") + std::string(counter) + " " + std::to_string(again.total.*field) +
-                  " instead of " + std::to_string(r.total.*field);
-        });
-        report.fail("not deterministic: a fresh instance with the same parameters gave " + diff + context);
+        report.fail("not deterministic: a fresh instance with the same parameters gave " +
+                    differences(again.total, r.total) + context);
+      }
+    }
+    // One instance run twice: reset() must forget the first run.
+    Result second;
+    if (run_instance(report, t, make, name, params, second, context, 2)) {
+      ++report.checks;
+      if (second.total != r.total) {
+        report.fail(
+            "reset() keeps state of the previous run: the second run of one instance gave " +
+            differences(second.total, r.total) + " of a fresh instance" + context);
       }
     }
     // MIN bounds textbook demand paging in one order: no readahead, static order for both.
     const Params textbook =
         with(with(params, "page_cluster", std::int64_t{0}), "schedule", std::string("static"));
     Result demand;
-    if (run_once(report, t, make, name, textbook, demand, context + " (page_cluster 0, static)")) {
+    if (run_once(report, t, make, name, textbook, demand, where(seed, textbook, options.params))) {
       ++report.checks;
       const std::uint64_t opt =
           simulate(t, "belady",
@@ -228,9 +312,9 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
     if (frames >= 4) {
       Params batch = with(with(params, "low_watermark", std::int64_t{1}), "high_watermark", std::int64_t{3});
       Result b;
-      if (run_once(report, t, make, name, batch, b, context + " with watermarks 1/3")) {
-        check_sums(report, b.total, context + " with watermarks 1/3");
-      }
+      const std::string batch_context = where(seed, batch, options.params);
+      if (run_once(report, t, make, name, batch, b, batch_context))
+        check_sums(report, b.total, batch_context);
     }
   }
   check_exits(report, name, make, registered, options);
@@ -279,6 +363,11 @@ Trace random_trace(std::uint64_t seed, std::size_t length, std::uint64_t pages, 
   TraceBuilder b(4096, "random_trace(" + std::to_string(seed) + ")");
   for (std::size_t i = 0; i < length; ++i) add_random_access(b, rng, 1 + rng.below(procs), pages, files);
   return std::move(b).build();
+}
+
+ConformanceCase conformance_case(std::uint64_t seed) {
+  return {random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0),
+          static_cast<std::int64_t>(1 + seed % 9)};
 }
 
 Trace exit_then_fill(std::uint32_t frames) {

@@ -97,12 +97,17 @@ def _failure(e: Exception) -> str:
 
 
 def conformance_case(seed: int) -> tuple:
-    """(trace, frames) of the conformance suite's random case `seed`, as its failures name it
-    ("random_trace seed 4, frames 5"): replay a failure with
-    ``pagesim.simulate(trace, policy, frames=frames, **pagesim.TEXTBOOK)``."""
-    seed = _args.integer("seed", seed, 1)
-    trace = _core.testing.random_trace(seed, 50 + seed * 3, 4 + seed % 20, 1 + seed % 4, seed % 3 == 0)
-    return trace, 1 + seed % 9
+    """(trace, frames) of the conformance suite's random case `seed`, as its failures name it.
+
+    A Python-defined policy's failure says "(random_trace seed 4, frames 5)", perhaps followed
+    by settings ("with low_watermark=1, high_watermark=3"): its runs are textbook demand paging,
+    so replay it with ``pagesim.simulate(trace, policy, **pagesim.textbook(frames=frames,
+    **settings, **params))``, `params` those given to :func:`check_conformance`. A built-in
+    policy's (the C++ suite's) says "(replay: testing::conformance_case(4) with frames=5 and
+    the check's params)": its runs keep the engine's defaults (swap readahead on, several
+    processes scheduled round-robin), so replay it with ``pagesim.simulate(trace, policy,
+    frames=frames, **settings, **params)``, without TEXTBOOK."""
+    return _core.testing.conformance_case(_args.integer("seed", seed, 1))
 
 
 random_trace = _core.testing.random_trace
@@ -127,6 +132,8 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     suite (which also compares its inlined and virtual replays).
     """
     traces = _args.integer("traces", traces, 1, 2**32)
+    if "frames" in params:
+        raise pagesim.ConfigError("check_conformance chooses the memory size of each run: remove frames=")
     if isinstance(policy, str) and policy in dict(_core.policies()):
         r = _core.testing.check_conformance(policy, traces, params)
         return Report(r.subject, r.checks, list(r.failures))
@@ -165,9 +172,9 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
         if frames >= 4:
             try:
                 batch = run(t, **{**params, "frames": frames, "low_watermark": 1, "high_watermark": 3})
-                _check_sums(report, batch.counters, where + " with watermarks 1/3")
+                _check_sums(report, batch.counters, f"{where} with low_watermark=1, high_watermark=3")
             except Exception as e:  # noqa: BLE001
-                report.fail(f"{_failure(e)}{where} with watermarks 1/3")
+                report.fail(f"{_failure(e)}{where} with low_watermark=1, high_watermark=3")
     _check_exits(report, run, _needs_future(policy, params), params)
     return report
 

@@ -56,18 +56,15 @@ class PyPolicy : public Policy {
   // The optional callbacks do nothing unless Python defines them (PYBIND11_OVERRIDE would
   // fall back to the base with the C++ view, not the Python one).
   void on_hit(const Access& access, PageTableView view) override {
-    at_ = {"on_hit", "at access #", access.index};
+    at_ = CallbackSite::on_hit(access);
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_hit", access, box(view));
   }
   void on_fault(const Access& access, PageTableView view) override {
-    at_ = {"on_fault", access.readahead ? "for readahead, at access #" : "at access #",
-           access.index};
+    at_ = CallbackSite::on_fault(access);
     PYBIND11_OVERRIDE_PURE(void, Policy, on_fault, access, box(view));
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    at_ = view.incoming() == kNoPage
-              ? At{"select_victims", nullptr, 0}
-              : At{"select_victims", "for the fault of page ", view.incoming()};
+    at_ = CallbackSite::select_victims(view);
     py::gil_scoped_acquire gil;
     py::function override = py::get_override(static_cast<const Policy*>(this), "select_victims");
     if (!override) {
@@ -85,16 +82,16 @@ class PyPolicy : public Policy {
     }
   }
   void on_evict(PageId page, PageTableView view) override {
-    at_ = {"on_evict", "of page ", page};
+    at_ = CallbackSite::on_evict(page);
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_evict", page, box(view));
   }
   void on_tick(Tick now, PageTableView view) override {
-    at_ = {"on_tick", "at ns ", now};
+    at_ = CallbackSite::on_tick(now);
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_tick", now, box(view));
   }
   // Without a Python on_free, free_on_exit runs fail with the base class's PolicyError.
   void on_free(PageId page, PageTableView view) override {
-    at_ = {"on_free", "of page ", page};
+    at_ = CallbackSite::on_free(page);
     PYBIND11_OVERRIDE_IMPL(void, Policy, "on_free", page, box(view));
     Policy::on_free(page, view);
   }
@@ -111,9 +108,7 @@ class PyPolicy : public Policy {
   // raised in it (the engine's own checks say where they are).
   std::string where() const {
     if (at_.callback == nullptr) return "";
-    std::string s = " (policy '" + name_ + "', in " + at_.callback;
-    if (at_.what != nullptr) s += std::string(" ") + at_.what + std::to_string(at_.value);
-    return s + ")";
+    return " (policy '" + name_ + "', in " + at_.text() + ")";
   }
 
  private:
@@ -146,16 +141,10 @@ class PyPolicy : public Policy {
     return static_cast<PageId>(p);
   }
 
-  struct At {
-    const char* callback = nullptr;
-    const char* what = nullptr;
-    std::uint64_t value = 0;
-  };
-
   std::shared_ptr<ViewBox> box_;
   py::object box_obj_;
   std::string name_;
-  At at_;
+  CallbackSite at_;
 };
 
 }  // namespace

@@ -43,6 +43,10 @@ void register_testing(py::module_& m) {
   });
   t.def("random_trace", &testing::random_trace, py::arg("seed"), py::arg("length"),
         py::arg("pages"), py::arg("procs") = 1, py::arg("files") = false);
+  t.def("conformance_case", [](std::uint64_t seed) {
+    testing::ConformanceCase c = testing::conformance_case(seed);
+    return py::make_tuple(std::make_shared<Trace>(std::move(c.trace)), c.frames);
+  });
   t.def("exit_then_fill", &testing::exit_then_fill, py::arg("frames"));
   t.def("staggered_trace", &testing::staggered_trace, py::arg("seed"), py::arg("length"),
         py::arg("pages"), py::arg("procs"), py::arg("files") = false);

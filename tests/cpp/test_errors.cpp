@@ -162,13 +162,20 @@ TEST_CASE(
 // Deliberately broken policies: the engine refuses each nomination with a PolicyError that
 // names the policy, the page and the access.
 struct Broken final : Policy {
-  enum Mode { kNonResident, kTwice, kTooMany, kNone } mode;
+  enum Mode { kNonResident, kTwice, kTooMany, kNone, kIncoming, kFirstPage } mode;
   explicit Broken(Mode m) : mode(m) {}
   void reset(std::size_t, std::size_t) override {}
   void on_fault(const Access&, PageTableView) override {}
+  void on_free(PageId, PageTableView) override {}
   void select_victims(std::size_t, PageTableView view, VictimList& out) override {
     switch (mode) {
       case kNonResident: out.push_back(static_cast<PageId>(view.trace().num_pages() - 1)); break;
+      case kIncoming:
+        out.push_back(view.incoming());
+        break;
+      case kFirstPage:
+        out.push_back(0);
+        break;
       case kTwice: out.push_back(0); out.push_back(0); break;
       case kTooMany: out.push_back(0); out.push_back(1); break;
       case kNone: break;
@@ -181,7 +188,8 @@ TEST_CASE("the engine rejects bad victims with a PolicyError naming policy, page
   Params p{{"frames", std::int64_t{2}}};
   Broken non_resident(Broken::kNonResident);
   CHECK(message_of([&] { simulate(t, non_resident, p, "broken"); }) ==
-        "policy nominated page 3 (pid 1 vpn 0x4), which is not resident (policy 'broken', at access #2)");
+        "policy nominated page 3 (pid 1 vpn 0x4), which is not resident: it has not been accessed "
+        "yet (policy 'broken', at access #2)");
   Broken twice(Broken::kTwice);
   CHECK_THROWS_AS(simulate(t, twice, p, "broken"), PolicyError);
   Params batch{{"frames", std::int64_t{3}}, {"low_watermark", std::int64_t{0}}, {"high_watermark", std::int64_t{2}}};
@@ -194,6 +202,33 @@ TEST_CASE("the engine rejects bad victims with a PolicyError naming policy, page
   CHECK(message_of([&] { simulate(t, none, p, "broken"); }) ==
         "policy returned no victim while no frame is free (frames=2) (policy 'broken', at access "
         "#2)");
+}
+
+TEST_CASE("a non-resident victim's error says why it is not resident") {
+  // pages_trace: access #k is to page k (pid 1 vpn k+1). At 2 frames, access #2 is the first
+  // that needs a victim.
+  const Trace t = pages_trace({1, 2, 3, 4});
+  Params p{{"frames", std::int64_t{2}}};
+  Broken incoming(Broken::kIncoming);
+  CHECK(message_of([&] { simulate(t, incoming, p, "broken"); }) ==
+        "policy nominated page 2 (pid 1 vpn 0x3), which is not resident: it is the page being "
+        "faulted in (view.incoming()) (policy 'broken', at access #2)");
+  // Page 0 is evicted (rightly) at access #2, and nominated again at access #3.
+  Broken first(Broken::kFirstPage);
+  CHECK(message_of([&] { simulate(t, first, p, "broken"); }) ==
+        "policy nominated page 0 (pid 1 vpn 0x1), which is not resident: it was evicted earlier: "
+        "did on_evict forget it? (policy 'broken', at access #3)");
+  // Process 1 (page 0) exits after access #0; process 2's pages 1, 2 fill the 2 frames and its
+  // page 3 needs a victim at access #3.
+  TraceBuilder b(4096, "exit");
+  b.add(1, 1, false);
+  for (std::uint64_t vpn = 1; vpn <= 3; ++vpn) b.add(2, vpn, false);
+  const Trace exits = std::move(b).build();
+  Params free_on_exit{
+      {"frames", std::int64_t{2}}, {"free_on_exit", true}, {"schedule", std::string("static")}};
+  CHECK(message_of([&] { simulate(exits, first, free_on_exit, "broken"); }) ==
+        "policy nominated page 0 (pid 1 vpn 0x1), which is not resident: it was freed when its "
+        "process exited: did on_free forget it? (policy 'broken', at access #3)");
 }
 
 }  // namespace

@@ -52,6 +52,16 @@ TEST_CASE("a failing job stops the sweep with its own typed error") {
   std::vector<SweepJob> jobs = grid(1, {"lru", "fifo"}, {5, 10});
   jobs.push_back({0, "lur", Params{{"frames", std::int64_t{5}}}});
   CHECK_THROWS_AS(run_sweep({&a}, jobs, 2), ConfigError);
+  // The error names the run (jobs 0-3 are the grid's, job 4 the one that fails).
+  try {
+    run_sweep({&a}, jobs, 2);
+    FAIL("no error");
+  } catch (const ConfigError& e) {
+    const std::string what = e.what();
+    CHECK(what.rfind("unknown policy 'lur': did you mean 'lru'? (known: ", 0) == 0);
+    const std::string run = " (in the sweep's run of job 4: policy 'lur' on trace 0, frames=5)";
+    CHECK(what.substr(what.size() - std::min(what.size(), run.size())) == run);
+  }
   jobs.back() = {0, "lru", Params{{"frames", std::int64_t{5}}, {"cpu_nss", std::int64_t{1}}}};
   CHECK_THROWS_WITH_AS(run_sweep({&a}, jobs, 2), doctest::Contains("did you mean"), ConfigError);
   jobs.back() = {3, "lru", Params{{"frames", std::int64_t{5}}}};

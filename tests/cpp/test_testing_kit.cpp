@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <deque>
 #include <stdexcept>
 
 #include "helpers.hpp"
@@ -66,13 +67,14 @@ TEST_CASE("kit: a known answer's params and frames alone reproduce its counts") 
 
 // A correct policy to start from: FIFO over a vector, with a way to break it.
 struct Sabotaged final : Policy {
-  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree, kThrows } mode;
+  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree, kThrows, kLeaky } mode;
   std::vector<PageId> queue;
   std::size_t head = 0;
-  // Seeded from a count of instances: each fresh instance draws differently.
+  // Seeded from a count of instances: each fresh instance draws differently; kLeaky's with
+  // a fixed seed, not reseeded by reset(): a second run of an instance draws differently.
   static inline std::uint64_t instances = 0;
-  Rng rng{++instances};
-  explicit Sabotaged(Mode m) : mode(m) {}
+  Rng rng;
+  explicit Sabotaged(Mode m) : mode(m), rng(m == kLeaky ? 7 : ++instances) {}
   void reset(std::size_t, std::size_t) override { queue.clear(); head = 0; }
   void on_fault(const Access& a, PageTableView) override { queue.push_back(a.page); }
   void on_free(PageId p, PageTableView view) override {
@@ -83,7 +85,7 @@ struct Sabotaged final : Policy {
     if (mode == kThrows) throw std::runtime_error("boom in on_evict");  // a bug of its own
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    if (mode == kUnseeded) {  // picks at random, differently in every instance
+    if (mode == kUnseeded || mode == kLeaky) {  // picks at random
       std::size_t k = head + rng.below(queue.size() - head);
       while (!view.resident(queue[k])) k = head + rng.below(queue.size() - head);
       out.push_back(queue[k]);
@@ -117,8 +119,53 @@ TEST_CASE("kit: the conformance suite passes a correct policy and every built-in
 TEST_CASE("kit: the conformance suite reports a policy that nominates a non-resident page") {
   const auto report = check(Sabotaged::kNonResident);
   REQUIRE(!report.ok());
-  CHECK(report.text().find("which is not resident (policy 'sabotaged', at access #") != std::string::npos);
-  CHECK(report.text().find("(random_trace seed ") != std::string::npos);
+  CHECK(report.text().find("which is not resident: it was evicted earlier: did on_evict forget it? "
+                           "(policy 'sabotaged', at access #") != std::string::npos);
+}
+
+TEST_CASE("kit: a failure names its case, and replaying that case gives the same error") {
+  const auto report = check(Sabotaged::kNonResident);
+  REQUIRE(!report.ok());
+  const std::string& failure = report.failures.front();
+  // Case 1 (frames 2) fails first: the sabotage strikes at the third eviction, and case 1
+  // makes more.
+  const std::string replay =
+      " (replay: testing::conformance_case(1) with frames=2 and the check's params)";
+  REQUIRE(failure.size() > replay.size());
+  CHECK(failure.substr(failure.size() - replay.size()) == replay);
+  // What the message says: the case's trace and frames, the check's params (none here), the
+  // engine's defaults for the rest.
+  const testing::ConformanceCase c = testing::conformance_case(1);
+  CHECK(c.frames == 2);
+  CHECK(c.trace.size() == 53);  // 50 + 3 * seed accesses
+  Sabotaged again(Sabotaged::kNonResident);
+  std::string error = "(no error)";
+  try {
+    simulate(c.trace, again, Params{{"frames", c.frames}}, "sabotaged");
+  } catch (const PolicyError& e) {
+    error = e.what();
+  }
+  CHECK(error + replay == failure);
+}
+
+TEST_CASE("kit: the conformance suite reports a reset() that keeps the previous run's state") {
+  const auto report = check(Sabotaged::kLeaky);
+  REQUIRE(!report.ok());
+  // Fresh instances agree (same seed), so only the reused one differs.
+  CHECK(report.text().find("not deterministic") == std::string::npos);
+  CHECK(report.text().find(
+            "reset() keeps state of the previous run: the second run of one instance gave ") !=
+        std::string::npos);
+}
+
+TEST_CASE("kit: ConformanceOptions::params may not set frames") {
+  testing::ConformanceOptions o;
+  o.params.set("frames", std::int64_t{4});
+  CHECK_THROWS_WITH_AS(
+      testing::check_conformance("lru", o),
+      "ConformanceOptions::params sets 'frames': the suite chooses the memory size "
+      "of each run; remove it",
+      ConfigError);
 }
 
 TEST_CASE("kit: the conformance suite reports a policy without on_free, naming the run") {
@@ -145,8 +192,11 @@ TEST_CASE("kit: the conformance suite reports an exception of the policy's own, 
   // Not a pagesim::Error: it must not end the test program, and says how to replay it.
   const auto report = check(Sabotaged::kThrows);
   REQUIRE(!report.ok());
+  // The first eviction of case 1 (2 processes, round-robin) is of the first page faulted in,
+  // page 0: the first access of the first process, which runs first.
   CHECK(report.failures.front() ==
-        "policy 'sabotaged' threw an exception: boom in on_evict (random_trace seed 1, frames 2)");
+        "policy 'sabotaged' threw an exception in on_evict of page 0: boom in on_evict (replay: "
+        "testing::conformance_case(1) with frames=2 and the check's params)");
   // A constructor that throws is reported the same way.
   const auto ctor = testing::check_conformance(
       "unbuildable",
@@ -156,8 +206,62 @@ TEST_CASE("kit: the conformance suite reports an exception of the policy's own, 
       testing::ConformanceOptions{3, {}});
   REQUIRE(!ctor.ok());
   CHECK(ctor.failures.front() ==
-        "policy 'unbuildable' threw an exception: no memory for my lists (random_trace seed 1, "
-        "frames 2)");
+        "policy 'unbuildable' threw an exception: no memory for my lists (replay: "
+        "testing::conformance_case(1) with frames=2 and the check's params)");
+}
+
+// A correct FIFO with public helpers that happen to have the names of the engine's fast paths
+// (policy.hpp), without their markers: select_victim only peeks, prefetch counts its calls.
+struct PeekFifo final : Policy {
+  std::deque<PageId> queue;
+  std::size_t prefetches = 0;
+  explicit PeekFifo(const Params&) {}
+  void reset(std::size_t, std::size_t) override { queue.clear(); }
+  void on_fault(const Access& a, PageTableView) override { queue.push_back(a.page); }
+  PageId select_victim(PageTableView) const { return queue.empty() ? kNoPage : queue.front(); }
+  void prefetch(PageId, int) { ++prefetches; }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    while (out.size() < want && !queue.empty()) {
+      out.push_back(select_victim(view));
+      queue.pop_front();
+    }
+  }
+  void on_free(PageId p, PageTableView) override {
+    queue.erase(std::remove(queue.begin(), queue.end(), p), queue.end());
+  }
+};
+
+TEST_CASE(
+    "engine: a policy's own select_victim and prefetch are not fast paths without the markers") {
+  // The registry's path (run_inlined, as simulate by name) and the virtual one agree, and
+  // both count as the built-in fifo; the peek used as a victim would be evicted again at the
+  // next fault ("not resident"). Demand paging runs the plain loop, the defaults (readahead,
+  // watermarks) the general one.
+  const Trace t = testing::random_trace(3, 3000, 60);
+  for (const Params& base :
+       {testing::textbook(), Params{},
+        Params{{"low_watermark", std::int64_t{1}}, {"high_watermark", std::int64_t{3}}}}) {
+    for (std::int64_t frames : {5, 20}) {
+      Params params = base;
+      params.set("frames", frames);
+      CAPTURE(frames);
+      const Result by_name =
+          run_inlined<PeekFifo>("peek_fifo", t, EngineConfig::from_params(params), params);
+      PeekFifo virtual_calls(params);
+      const Result through_ref =
+          simulate(t, static_cast<Policy&>(virtual_calls), params, "peek_fifo");
+      CHECK(by_name.total == through_ref.total);
+      CHECK(by_name.total == simulate(t, "fifo", params).total);
+      CHECK(virtual_calls.prefetches == 0);
+    }
+  }
+  // The marker alone decides: a PeekFifo run by the engine directly never has prefetch called.
+  Params params = testing::textbook();
+  params.set("frames", std::int64_t{5});
+  PeekFifo inlined(params);
+  Engine engine(t, EngineConfig::from_params(params), "peek_fifo");
+  CHECK(engine.run(inlined).total == simulate(t, "fifo", params).total);
+  CHECK(inlined.prefetches == 0);
 }
 
 TEST_CASE("kit: a claim that does not hold fails with a table") {

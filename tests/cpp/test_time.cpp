@@ -376,6 +376,7 @@ class TickingFifo final : public Policy {
   }
   void reset(std::size_t, std::size_t) override {}
   void on_fault(const Access& a, PageTableView) override { queue_.push_back(a.page); }
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView) {
     const PageId v = queue_.front();
     queue_.pop_front();

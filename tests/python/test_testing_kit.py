@@ -203,3 +203,44 @@ def test_kit_arguments_the_readme_shows_and_bad_ones():
         testing.check_known_answers("sieve")
     with pytest.raises(pagesim.ConfigError, match="check_known_answers takes a policy name"):
         testing.check_known_answers(None)
+
+
+class DupFifo(pagesim.Policy):
+    """FIFO that repeats a page in a batch of two or more victims (only watermarks ask for
+    such batches)."""
+
+    def reset(self, num_pages, frames):
+        self.q = []
+
+    def on_fault(self, access, view):
+        self.q.append(access.page)
+
+    def on_free(self, page, view):
+        if page in self.q:
+            self.q.remove(page)
+
+    def select_victims(self, want, view):
+        out = [self.q.pop(0) for _ in range(min(want, len(self.q)))]
+        if len(out) >= 2:
+            out[-1] = out[0]
+        return out
+
+
+def test_a_failure_replays_as_conformance_case_says():
+    report = testing.check_conformance(DupFifo, traces=20)
+    failure = report.failures[0]
+    # Batches come only from the watermark run, which the failure names with its settings.
+    m = re.fullmatch(r"(.*) \(random_trace seed (\d+), frames (\d+)\) with low_watermark=1, high_watermark=3",
+                     failure)
+    assert m, failure
+    trace, frames = testing.conformance_case(int(m[2]))
+    assert frames == int(m[3])
+    with pytest.raises(pagesim.PolicyError) as info:
+        pagesim.simulate(trace, DupFifo(), **pagesim.textbook(frames=frames, low_watermark=1, high_watermark=3))
+    assert str(info.value) == m[1]
+
+
+def test_check_conformance_refuses_frames():
+    for policy in (DupFifo, "lru"):
+        with pytest.raises(pagesim.ConfigError, match="chooses the memory size of each run: remove frames="):
+            testing.check_conformance(policy, frames=4)

@@ -387,24 +387,25 @@ class Engine {
 
 
 namespace detail {
-// Built-in policies may declare prefetch(PageId page, int stage): the replay loop calls it for
-// the page of access i+2*kPrefetchDistance (stage 0) and i+kPrefetchDistance (stage 1), so the
-// random loads of a run overlap instead of waiting one after another.
+// The fast paths of the inlined replay (run by name, or Engine::run on the concrete type), opt
+// in by the markers of policy.hpp: a policy's own public select_victim or prefetch, a helper
+// of another meaning (a peek that does not pop), is never called unless its class declares
+// the marker.
+//
+// prefetch(PageId page, int stage): the replay loop calls it for the page of access
+// i+2*kPrefetchDistance (stage 0) and i+kPrefetchDistance (stage 1), so the random loads of a
+// run overlap instead of waiting one after another.
 inline constexpr std::size_t kPrefetchDistance = 16;
-// Built-in policies may declare PageId select_victim(PageTableView view): one victim, or
-// kNoPage. A reclaim of one page (every fault of demand paging) calls it instead of
-// select_victims, sparing the victim list.
+// PageId select_victim(PageTableView view): one victim, or kNoPage. A reclaim of one page
+// (every fault of demand paging) calls it instead of select_victims, sparing the victim list.
 template <class P, class = void>
 struct HasSelectVictim : std::false_type {};
 template <class P>
-struct HasSelectVictim<
-    P, std::void_t<decltype(std::declval<P&>().select_victim(std::declval<PageTableView>()))>>
-    : std::true_type {};
+struct HasSelectVictim<P, std::enable_if_t<P::pagesim_select_victim_fast_path>> : std::true_type {};
 template <class P, class = void>
 struct HasPrefetch : std::false_type {};
 template <class P>
-struct HasPrefetch<P, std::void_t<decltype(std::declval<P&>().prefetch(PageId{}, 0))>>
-    : std::true_type {};
+struct HasPrefetch<P, std::enable_if_t<P::pagesim_prefetch_fast_path>> : std::true_type {};
 
 // schedule=round_robin's admission: process q may start once every process whose last access
 // comes before q's first access in the trace has ended (make -j4: the fifth job starts when
@@ -1006,7 +1007,7 @@ void Engine::exit_process(P& policy, ProcId q) {
       --resident_of_[q];
     }
     if (b.has(page_bits::kInSwap)) release_slot(p);
-    b.value = 0;
+    b.value = page_bits::kFreed;
   }
 }
 

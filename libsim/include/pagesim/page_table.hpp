@@ -23,6 +23,9 @@ inline constexpr std::uint8_t kInSwap = 16;
 inline constexpr std::uint8_t kFile = 32;
 // Brought in by swap readahead and not accessed since (cleared by the first hit).
 inline constexpr std::uint8_t kReadahead = 64;
+// Freed by its process's exit (free_on_exit): never accessed again. Only error messages read
+// it (a policy that nominates it forgot on_free).
+inline constexpr std::uint8_t kFreed = 128;
 // Engine::fault_tally and eviction_tally depend on these positions.
 static_assert(kDirty == 1 << 1 && kSeen == 1 << 3 && kInSwap == 1 << 4 && kFile == 1 << 5 &&
               kReadahead == 1 << 6);

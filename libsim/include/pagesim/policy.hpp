@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "pagesim/page_table.hpp"
@@ -39,21 +41,30 @@ struct PolicyTraits {
 //                                               resident, distinct pages (at least one when
 //                                               no frame is free); view.incoming() is the
 //                                               faulting page (not yet resident)
-//                                               (a built-in policy with a
-//                                               select_victim(view) method gets that call
-//                                               instead when one victim is wanted: see
-//                                               engine.hpp)
+//                                               (a policy that opts in gets a select_victim
+//                                               call instead when one victim is wanted: see
+//                                               "Fast paths" below)
 //              on_evict(page, view)             for each victim, in order, after the engine
-//                                               has evicted it (view shows it non-resident)
+//                                               has evicted ALL of them (view shows every
+//                                               victim non-resident, its dirty, referenced
+//                                               and readahead bits cleared; a dirty
+//                                               anonymous page now in_swap). A policy that
+//                                               needs a victim's dirty bit reads
+//                                               view.dirty(page) in select_victims, before
+//                                               nominating it, or follows writes itself
+//                                               (Access::write in on_fault, and on_hit with
+//                                               traits().needs_hits)
+//            then the engine makes the faulting page resident with the referenced bit set
+//            (dirty on a write);
 //            readahead: on a swap-in with page_cluster > 0, the engine also brings in the
-//            non-resident pages of the slots around the faulting one (see engine.hpp); for
-//            each, in slot order: on_fault(ra, view) with ra.readahead = true, ra.page that
-//            page, ra.index the faulting access, ra.write false, the page resident, clean and
-//            NOT referenced. A policy that ignores the flag treats it as a fault, which is
-//            sane (the page is resident and must be evictable).
-//            the engine makes the page resident with the referenced bit set (dirty on a
-//            write), then
-//            on_fault(access, view)
+//            non-resident pages of the slots around the faulting one (see engine.hpp): it
+//            makes all of them resident (clean, NOT referenced), then for each, in slot
+//            order: on_fault(ra, view) with ra.readahead = true, ra.page that page, ra.index
+//            the faulting access, ra.write false. During these calls the faulting page is
+//            already resident (and referenced) but has had no on_fault yet. A policy that
+//            ignores the flag treats it as a fault, which is sane (the page is resident and
+//            must be evictable);
+//            finally on_fault(access, view) for the faulting page
 //     exit:  with free_on_exit, after the last access of a process (in replay order) while
 //            another process still has accesses to make, for each anonymous page of it,
 //            resident or not, in page id order, one call after another (a policy may drop
@@ -66,6 +77,25 @@ struct PolicyTraits {
 //            File pages stay: the page cache outlives the process.
 // A policy must drop a victim from its own structures in select_victims or in on_evict; the
 // engine never evicts a page the policy did not nominate.
+//
+// Threads: run_sweep (sweep.hpp) and Python's pagesim.sweep run several instances at once, one
+// per run, on native threads. Instances share nothing through the engine, but state shared
+// between them (static or global variables, std::rand, a shared std::mt19937) is a data race:
+// keep all state in the instance (seed a generator of its own from its Params).
+//
+// Fast paths (optional, for speed only). When a policy is run by name (the registry: CLI,
+// Python, the testing kit) or by Engine::run on its concrete type, the replay loop is compiled
+// for that type and may call two extra members, each only if the class opts in with a marker:
+//   static constexpr bool pagesim_select_victim_fast_path = true;
+//   PageId select_victim(PageTableView view);   // one victim, or kNoPage: a reclaim of one
+//                                               // page calls it instead of select_victims,
+//                                               // which must then behave the same (pop it)
+//   static constexpr bool pagesim_prefetch_fast_path = true;
+//   void prefetch(PageId page, int stage) const;  // hint: page will be accessed soon (stage 0
+//                                                 // far ahead, 1 nearer); fetch its state
+// Without the marker, members of these names are the policy's own business and never called
+// by the engine. Run through a Policy& (Python-defined policies, a unique_ptr<Policy>) only the
+// virtual callbacks are called. The conformance suite checks that both paths agree.
 class Policy {
  public:
   virtual ~Policy() = default;
@@ -79,6 +109,33 @@ class Policy {
   virtual void on_tick(Tick /*now*/, PageTableView /*view*/) {}
   // Default: a PolicyError saying that the policy cannot run with free_on_exit.
   virtual void on_free(PageId page, PageTableView view);
+};
+
+// Where in a run a policy's callback was, for the message of an exception of the policy's own
+// (the testing kit's runs, Python-defined policies): "on_evict of page 3", "select_victims
+// for the fault of page 4", "on_fault at access #12". The replay itself keeps no such note.
+struct CallbackSite {
+  const char* callback = nullptr;  // none yet
+  const char* what = nullptr;
+  std::uint64_t value = 0;
+
+  static CallbackSite reset() { return {"reset"}; }
+  static CallbackSite on_hit(const Access& access) {
+    return {"on_hit", "at access #", access.index};
+  }
+  static CallbackSite on_fault(const Access& access) {
+    return {"on_fault", access.readahead ? "for readahead, at access #" : "at access #",
+            access.index};
+  }
+  static CallbackSite select_victims(PageTableView view) {
+    if (view.incoming() == kNoPage) return {"select_victims"};
+    return {"select_victims", "for the fault of page ", view.incoming()};
+  }
+  static CallbackSite on_evict(PageId page) { return {"on_evict", "of page ", page}; }
+  static CallbackSite on_tick(Tick now) { return {"on_tick", "at ns ", now}; }
+  static CallbackSite on_free(PageId page) { return {"on_free", "of page ", page}; }
+  // "on_evict of page 3"; "" before the first callback.
+  std::string text() const;
 };
 
 }  // namespace pagesim

@@ -55,9 +55,22 @@ Trace hog_and_interactive(std::uint32_t bursts = 20, std::uint32_t interactive_p
 struct ConformanceOptions {
   // Number of random traces (each with its own memory size).
   std::uint64_t traces = 200;
-  // Extra parameters for every run (the policy's own settings, engine settings).
+  // Extra parameters for every run (the policy's own settings, engine settings). Not "frames":
+  // the suite chooses the memory size of each run (check_conformance throws ConfigError).
   Params params;
 };
+
+// The conformance suite's random case `seed` (1, 2, ...): its trace and memory size. A failure
+// on it names it with the settings the suite chose, e.g. "(replay: testing::conformance_case(4)
+// with frames=5 and the check's params)": simulate(c.trace, policy, params) with params =
+// ConformanceOptions::params plus those settings reproduces it. The engine's defaults hold for
+// everything else (readahead on, several processes scheduled round-robin), as in the check:
+// textbook() settings do not reproduce it.
+struct ConformanceCase {
+  Trace trace;
+  std::int64_t frames = 0;
+};
+ConformanceCase conformance_case(std::uint64_t seed);
 
 struct Report {
   std::string subject;
@@ -75,13 +88,15 @@ struct Report {
 // rejects a victim that is not resident, repeated, or more than asked for), counters add up
 // (hits + faults = accesses, faults = minor + major, evictions = clean + dirty, per-process
 // counters sum to the total), memory never holds more than `frames` pages, a fresh instance
-// with the same parameters gives the same counts (seeded policies included), Belady's MIN
+// with the same parameters gives the same counts (seeded policies included), so does one
+// instance run a second time (reset() must forget the first run), Belady's MIN
 // faults no more (both as textbook demand paging: page_cluster=0, schedule='static'), batch
 // reclaim between watermarks works, and processes that exit (free_on_exit) leave their frames
 // and swap slots free and are forgotten (Policy::on_free): exact counts on a trace where one
 // process ends before another starts, and runs on staggered_trace in every schedule, with
 // readahead, watermarks and a device. An exception thrown by the policy (any std::exception)
-// is a failure naming the run, like the others.
+// is a failure naming the run and the callback it came from ("in on_evict of page 3"), like
+// the others.
 Report check_conformance(const std::string& name, const PolicyFactory& make,
                          const ConformanceOptions& options = {});
 // The same for a registered policy; also checks that the inlined replay (by name) and the
