@@ -64,8 +64,8 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
           its parts ``device_read_busy`` and ``device_write_busy`` (zram: decompressing and
           compressing on the CPU); ``cpu_user``, ``cpu_system``, ``cpu_iowait`` (vmstat's
           ``us``, ``sy``, ``wa``: the CPU running accesses, running zram, idle while a process
-          waits for IO; they sum to 1, as the CPU idles only when every process that has not
-          ended waits for IO); ``iowait_<pid>`` (the process waiting for its reads or for room
+          waits for IO; they sum to 1, as the CPU idles only when every process under way
+          (started, not ended) waits for IO); ``iowait_<pid>`` (the process waiting for its reads or for room
           in the queue).
 
         The row of time T covers (T - interval, T]: an access that ends at T counts in it. A

@@ -17,13 +17,18 @@ namespace {
 
 // Process A (pid 1) reads a file page (a major fault with a read), then 2 anonymous pages;
 // process B (pid 2) touches 15 anonymous pages. Interleaved A B A B A B B B ... in the trace.
-Trace two_procs() {
-  TraceBuilder b;
+// A's accesses and B's first two: A100 B0 A1 B1 A2.
+void add_a_and_start_b(TraceBuilder& b) {
   b.add(1, 100, false, PageKind::kFile);
   b.add(2, 0, false);
   b.add(1, 1, false);
   b.add(2, 1, false);
   b.add(1, 2, false);
+}
+
+Trace two_procs() {
+  TraceBuilder b;
+  add_a_and_start_b(b);
   for (std::uint64_t v = 2; v < 15; ++v) b.add(2, v, false);
   return std::move(b).build();
 }
@@ -78,11 +83,7 @@ TEST_CASE("two processes: one blocks on a read, the other runs") {
 // The trace starts C after A has ended: C waits for A. B overlaps both and waits for nobody.
 Trace three_procs() {
   TraceBuilder b;
-  b.add(1, 100, false, PageKind::kFile);
-  b.add(2, 0, false);
-  b.add(1, 1, false);
-  b.add(2, 1, false);
-  b.add(1, 2, false);
+  add_a_and_start_b(b);
   b.add(3, 0, false);
   for (std::uint64_t v = 2; v < 15; ++v) b.add(2, v, false);
   for (std::uint64_t v = 1; v < 5; ++v) b.add(3, v, false);
