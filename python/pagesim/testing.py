@@ -78,14 +78,29 @@ def _runner(policy: PolicyLike) -> Callable[..., "pagesim.Result"]:
             "pass the policy's class or a factory, not an instance: the checks need fresh instances")
     if isinstance(policy, str):
         pagesim.policy.check_name(policy)
-        return lambda trace, **kw: pagesim.simulate(trace, policy, **pagesim.textbook(**kw))
+        return lambda trace, runs=1, /, **kw: pagesim.simulate(trace, policy, **pagesim.textbook(**kw))
     if not callable(policy):
         raise pagesim.ConfigError(f"policy must be a name, a Policy subclass or a factory, got {policy!r}")
 
-    def run(trace, **kw):
+    def run(trace, runs=1, /, **kw):
+        """The last of `runs` runs of one instance (by name: of fresh instances)."""
         engine, own = pagesim.policy.split_params(_label(policy), policy, kw)
-        return pagesim.simulate(trace, policy(**own), **pagesim.textbook(**engine))
+        instance = policy(**own)
+        for _ in range(runs):
+            result = pagesim.simulate(trace, instance, **pagesim.textbook(**engine))
+        return result
     return run
+
+
+def _replay(seed: int, frames: int, settings: str = "") -> str:
+    """How to replay a failure of random case `seed`, as the C++ suite says it."""
+    return (f" (replay: pagesim.testing.conformance_case({seed}) with frames={frames}{settings}, "
+            f"textbook settings and the check's params)")
+
+
+def _differences(got: Dict[str, int], want: Dict[str, int]) -> str:
+    """"faults 41 instead of 40, evictions 39 instead of 38": the counters that differ."""
+    return ", ".join(f"{k} {got[k]} instead of {want[k]}" for k in want if got[k] != want[k])
 
 
 def _failure(e: Exception) -> str:
@@ -99,13 +114,14 @@ def _failure(e: Exception) -> str:
 def conformance_case(seed: int) -> tuple:
     """(trace, frames) of the conformance suite's random case `seed`, as its failures name it.
 
-    A Python-defined policy's failure says "(random_trace seed 4, frames 5)", perhaps followed
-    by settings ("with low_watermark=1, high_watermark=3"): its runs are textbook demand paging,
-    so replay it with ``pagesim.simulate(trace, policy, **pagesim.textbook(frames=frames,
-    **settings, **params))``, `params` those given to :func:`check_conformance`. A built-in
-    policy's (the C++ suite's) says "(replay: testing::conformance_case(4) with frames=5 and
-    the check's params)": its runs keep the engine's defaults (swap readahead on, several
-    processes scheduled round-robin), so replay it with ``pagesim.simulate(trace, policy,
+    A Python-defined policy's failure says "(replay: pagesim.testing.conformance_case(4) with
+    frames=5, textbook settings and the check's params)", perhaps with more settings after
+    frames (low_watermark=1, high_watermark=3): its runs are textbook demand paging, so replay
+    it with ``pagesim.simulate(trace, policy, **pagesim.textbook(frames=frames, **settings,
+    **params))``, `params` those given to :func:`check_conformance`. A built-in policy's (the
+    C++ suite's) says "(replay: testing::conformance_case(4) with frames=5 and the check's
+    params)": its runs keep the engine's defaults (swap readahead on, several processes
+    scheduled round-robin), so replay it with ``pagesim.simulate(trace, policy,
     frames=frames, **settings, **params)``, without TEXTBOOK."""
     return _core.testing.conformance_case(_args.integer("seed", seed, 1))
 
@@ -126,7 +142,8 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     On `traces` random traces (each with its own memory size) the run completes (the engine
     rejects a victim that is not resident, repeated, or more than asked for), counters add up,
     per-process counters sum to the total, memory never holds more than ``frames`` pages, a
-    fresh instance gives the same counts, Belady's MIN faults no more, batch reclaim between
+    fresh instance gives the same counts and so does one instance run a second time (its
+    ``reset`` forgets the first run), Belady's MIN faults no more, batch reclaim between
     watermarks works, and processes that exit (``free_on_exit``) leave their frames and swap
     slots free and are forgotten (the policy's ``on_free``). A built-in policy runs the C++
     suite (which also compares its inlined and virtual replays).
@@ -143,7 +160,7 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
         if len(report.failures) >= Report.MAX_FAILURES:
             break
         t, frames = conformance_case(seed)
-        where = f" (random_trace seed {seed}, frames {frames})"
+        where = _replay(seed, frames)
         report.checks += 1
         try:
             result = run(t, frames=frames, **params)
@@ -162,19 +179,31 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
                         f"{c['evictions']} evictions{where}")
         report.checks += 1
         if again.counters != c:
-            diff = ", ".join(f"{k} {again.counters[k]} instead of {c[k]}" for k in c if again.counters[k] != c[k])
-            report.fail(f"not deterministic: a fresh instance with the same parameters gave {diff}{where}")
+            report.fail(f"not deterministic: a fresh instance with the same parameters gave "
+                        f"{_differences(again.counters, c)}{where}")
+        if not isinstance(policy, str):  # by name every run has a fresh instance
+            report.checks += 1
+            try:
+                second = run(t, 2, frames=frames, **params)
+            except Exception as e:  # noqa: BLE001
+                report.fail(f"{_failure(e)} (in the second run of one instance){where}")
+            else:
+                if second.counters != c:
+                    report.fail(f"reset() keeps state of the previous run: the second run of one "
+                                f"instance gave {_differences(second.counters, c)} of a fresh "
+                                f"instance{where}")
         report.checks += 1
         opt = pagesim.simulate(t, "belady", frames=frames, **pagesim.TEXTBOOK)["faults"]
         if opt > c["faults"]:
             report.fail(f"fewer faults ({c['faults']}) than Belady's MIN ({opt}), impossible "
                         f"for demand paging{where}")
         if frames >= 4:
+            batch_where = _replay(seed, frames, ", low_watermark=1, high_watermark=3")
             try:
                 batch = run(t, **{**params, "frames": frames, "low_watermark": 1, "high_watermark": 3})
-                _check_sums(report, batch.counters, f"{where} with low_watermark=1, high_watermark=3")
+                _check_sums(report, batch.counters, batch_where)
             except Exception as e:  # noqa: BLE001
-                report.fail(f"{_failure(e)}{where} with low_watermark=1, high_watermark=3")
+                report.fail(f"{_failure(e)}{batch_where}")
     _check_exits(report, run, _needs_future(policy, params), params)
     return report
 

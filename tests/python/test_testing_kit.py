@@ -45,8 +45,8 @@ NoFree = type("NoFree", (pagesim.Policy,), {
 
 
 @pytest.mark.parametrize("cls,message,where", [
-    (TooMany, "victims when asked for 1", "(random_trace seed "),
-    (Unseeded, "not deterministic: a fresh instance with the same parameters gave", "(random_trace seed "),
+    (TooMany, "victims when asked for 1", "(replay: pagesim.testing.conformance_case("),
+    (Unseeded, "not deterministic: a fresh instance with the same parameters gave", "(replay: pagesim.testing.conformance_case("),
     (NoFree, "on_free(page, view) is not implemented; free_on_exit=true calls it",
      "(process 1 writes 6 pages and exits, process 2 writes 1; frames 1, schedule static, free_on_exit)"),
 ])
@@ -144,7 +144,8 @@ def test_an_exception_of_the_policy_is_a_failure_with_its_case():
     # The first case fails at its first eviction; the failure names the case.
     assert report.failures[0].startswith("the policy raised IndexError: lost track raised (policy 'Raises', "
                                          "in on_evict of page ")
-    assert report.failures[0].endswith("(random_trace seed 1, frames 2)")
+    assert report.failures[0].endswith("(replay: pagesim.testing.conformance_case(1) with frames=2, "
+                                       "textbook settings and the check's params)")
 
 
 def test_a_failing_case_can_be_replayed():
@@ -172,7 +173,8 @@ def test_not_deterministic_names_the_counters_that_differ():
     assert found
     for f in found:
         m = re.fullmatch(r"not deterministic: a fresh instance with the same parameters gave "
-                         r"(.*) \(random_trace seed \d+, frames \d+\)", f)
+                         r"(.*) \(replay: pagesim\.testing\.conformance_case\(\d+\) with frames=\d+, "
+                         r"textbook settings and the check's params\)", f)
         assert m, f
         for part in m.group(1).split(", "):
             name, got, _, _, was = part.split(" ")
@@ -230,7 +232,8 @@ def test_a_failure_replays_as_conformance_case_says():
     report = testing.check_conformance(DupFifo, traces=20)
     failure = report.failures[0]
     # Batches come only from the watermark run, which the failure names with its settings.
-    m = re.fullmatch(r"(.*) \(random_trace seed (\d+), frames (\d+)\) with low_watermark=1, high_watermark=3",
+    m = re.fullmatch(r"(.*) \(replay: pagesim\.testing\.conformance_case\((\d+)\) with frames=(\d+), "
+                     r"low_watermark=1, high_watermark=3, textbook settings and the check's params\)",
                      failure)
     assert m, failure
     trace, frames = testing.conformance_case(int(m[2]))
@@ -244,3 +247,21 @@ def test_check_conformance_refuses_frames():
     for policy in (DupFifo, "lru"):
         with pytest.raises(pagesim.ConfigError, match="chooses the memory size of each run: remove frames="):
             testing.check_conformance(policy, frames=4)
+
+
+class Leaky(PyLru):
+    """Forgets to clear its list in reset(): a second run starts with the first run's pages."""
+
+    def reset(self, num_pages, frames):
+        if not hasattr(self, "order"):
+            super().reset(num_pages, frames)
+
+
+def test_a_reset_that_keeps_the_last_run_is_a_failure():
+    # Fresh instances behave (every other check passes); the second run of one instance
+    # evicts a page of the first run, which is not resident.
+    report = testing.check_conformance(Leaky, traces=10)
+    assert not report.ok
+    assert all("(in the second run of one instance)" in f for f in report.failures), report.failures
+    assert "which is not resident" in report.failures[0]
+    assert testing.check_conformance(PyLru, traces=10).ok
