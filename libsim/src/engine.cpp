@@ -439,12 +439,12 @@ void Engine::reject_victims(std::size_t want, std::size_t index, std::size_t k) 
   }
   // Why not, from what the page's bits still say (the replay keeps no history).
   const PageBits b = bits_[v];
-  const char* why = v == trace_.page(index) ? "it is the page being faulted in (view.incoming())"
-                    : b.has(page_bits::kFreed)
-                        ? "it was freed when its process exited: did on_free forget it?"
-                    : b.has(page_bits::kSeen) || b.has(page_bits::kInSwap)
-                        ? "it was evicted earlier: did on_evict forget it?"
-                        : "it has not been accessed yet";
+  const char* why =
+      v == trace_.page(index)    ? "it is the page being faulted in (the view's incoming page)"
+      : b.has(page_bits::kFreed) ? "it was freed when its process exited: did on_free forget it?"
+      : b.has(page_bits::kSeen) || b.has(page_bits::kInSwap)
+          ? "it was evicted earlier: did on_evict forget it?"
+          : "it has not been accessed yet";
   throw PolicyError("policy nominated page " + std::to_string(v) + " (" + trace_.describe_page(v) +
                     "), which is not resident: " + why + where);
 }

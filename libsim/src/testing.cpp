@@ -18,17 +18,20 @@ Params with(Params params, const std::string& key, Params::Value value) {
   return params;
 }
 
-// How to replay a run of random case `seed` with `params`: the settings the suite chose,
+// How to replay a run of the trace `call` builds with `params`: the settings the suite chose,
 // those of `params` not in the check's own (`options`), frames first.
-std::string where(std::uint64_t seed, const Params& params, const Params& options) {
+std::string replay(const std::string& call, const Params& params, const Params& options) {
   std::string settings = "frames=" + to_string(params.values().at("frames"));
   for (const auto& [key, value] : params.values()) {
     const auto given = options.values().find(key);
     if (key == "frames" || (given != options.values().end() && given->second == value)) continue;
     settings += ", " + key + "=" + to_string(value);
   }
-  return " (replay: testing::conformance_case(" + std::to_string(seed) + ") with " + settings +
-         " and the check's params)";
+  return " (replay: " + call + " with " + settings + " and the check's params)";
+}
+
+std::string where(std::uint64_t seed, const Params& params, const Params& options) {
+  return replay("testing::conformance_case(" + std::to_string(seed) + ")", params, options);
 }
 
 void check_sums(Report& report, const Counters& c, const std::string& context) {
@@ -191,12 +194,10 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
     const Trace t = exit_then_fill(static_cast<std::uint32_t>(frames));
     for (const std::string& schedule : schedules) {
       for (const char* device : {"none", "nvme"}) {
-        const std::string context = " (process 1 writes " + std::to_string(frames + 5) +
-                                    " pages and exits, process 2 writes " + std::to_string(frames) +
-                                    "; frames " + std::to_string(frames) + ", schedule " + schedule +
-                                    ", device " + device + ", free_on_exit)";
         Params params = with(with(with(with(options.params, "frames", frames), "free_on_exit", true),
                                   "schedule", schedule), "device", std::string(device));
+        const std::string context = replay(
+            "testing::exit_then_fill(" + std::to_string(frames) + ")", params, options.params);
         Result r;
         if (!run_once(report, t, make, name, params, r, context)) continue;
         ++report.checks;
@@ -212,24 +213,28 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
   }
   // Processes that come and go, in every setting that changes how pages come and leave.
   for (std::uint64_t seed = 1; seed <= std::max<std::uint64_t>(options.traces / 10, 1); ++seed) {
-    const Trace t = staggered_trace(seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, seed % 2 == 0);
+    const std::uint64_t length = 60 + seed * 7, pages = 3 + seed % 12, procs = 2 + seed % 3;
+    const bool files = seed % 2 == 0;
+    const Trace t = staggered_trace(seed, length, pages, procs, files);
+    const std::string call = "testing::staggered_trace(" + std::to_string(seed) + ", " +
+                             std::to_string(length) + ", " + std::to_string(pages) + ", " +
+                             std::to_string(procs) + ", " + (files ? "true" : "false") + ")";
     const auto frames = static_cast<std::int64_t>(2 + seed % 7);
     const Params base = with(with(options.params, "frames", frames), "free_on_exit", true);
-    std::vector<std::pair<std::string, Params>> settings;
+    std::vector<Params> settings;
     for (const std::string& schedule : schedules) {
       const Params p = with(base, "schedule", schedule);
-      settings.emplace_back(schedule, p);
-      settings.emplace_back(schedule + ", page_cluster 0", with(p, "page_cluster", std::int64_t{0}));
-      settings.emplace_back(schedule + ", free_slot_on_swapin", with(p, "free_slot_on_swapin", true));
-      settings.emplace_back(schedule + ", hdd-2002", with(p, "device", std::string("hdd-2002")));
+      settings.push_back(p);
+      settings.push_back(with(p, "page_cluster", std::int64_t{0}));
+      settings.push_back(with(p, "free_slot_on_swapin", true));
+      settings.push_back(with(p, "device", std::string("hdd-2002")));
       if (frames >= 4) {
-        settings.emplace_back(schedule + ", watermarks 1/3",
-                              with(with(p, "low_watermark", std::int64_t{1}), "high_watermark", std::int64_t{3}));
+        settings.push_back(
+            with(with(p, "low_watermark", std::int64_t{1}), "high_watermark", std::int64_t{3}));
       }
     }
-    for (const auto& [what, params] : settings) {
-      const std::string context = " (staggered_trace seed " + std::to_string(seed) + ", frames " +
-                                  std::to_string(frames) + ", " + what + ", free_on_exit)";
+    for (const Params& params : settings) {
+      const std::string context = replay(call, params, options.params);
       Result r;
       if (!run_once(report, t, make, name, params, r, context)) continue;
       check_sums(report, r.total, context);

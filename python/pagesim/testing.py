@@ -92,10 +92,11 @@ def _runner(policy: PolicyLike) -> Callable[..., "pagesim.Result"]:
     return run
 
 
-def _replay(seed: int, frames: int, settings: str = "") -> str:
-    """How to replay a failure of random case `seed`, as the C++ suite says it."""
-    return (f" (replay: pagesim.testing.conformance_case({seed}) with frames={frames}{settings}, "
-            f"textbook settings and the check's params)")
+def _replay(call: str, **settings: Any) -> str:
+    """How to replay a failure: the trace `call` builds, run with `settings` (frames first),
+    as the C++ suite says it."""
+    given = ", ".join(f"{k}={v}" for k, v in settings.items())
+    return f" (replay: pagesim.testing.{call} with {given}, textbook settings and the check's params)"
 
 
 def _differences(got: Dict[str, int], want: Dict[str, int]) -> str:
@@ -127,6 +128,9 @@ def conformance_case(seed: int) -> tuple:
 
 
 random_trace = _core.testing.random_trace
+# The exit checks' traces (pagesim/testing.hpp), which their failures name.
+exit_then_fill = _core.testing.exit_then_fill
+staggered_trace = _core.testing.staggered_trace
 
 
 def _check_sums(report: Report, counters: Dict[str, int], where: str) -> None:
@@ -155,12 +159,14 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
         r = _core.testing.check_conformance(policy, traces, params)
         return Report(r.subject, r.checks, list(r.failures))
     run = _runner(policy)
+    if not isinstance(policy, str):  # an unknown key is one error, not a failure of every case
+        pagesim.policy.split_params(_label(policy), policy, params)
     report = Report(f"policy '{_label(policy)}'")
     for seed in range(1, traces + 1):
         if len(report.failures) >= Report.MAX_FAILURES:
             break
         t, frames = conformance_case(seed)
-        where = _replay(seed, frames)
+        where = _replay(f"conformance_case({seed})", frames=frames)
         report.checks += 1
         try:
             result = run(t, frames=frames, **params)
@@ -198,7 +204,8 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
             report.fail(f"fewer faults ({c['faults']}) than Belady's MIN ({opt}), impossible "
                         f"for demand paging{where}")
         if frames >= 4:
-            batch_where = _replay(seed, frames, ", low_watermark=1, high_watermark=3")
+            batch_where = _replay(f"conformance_case({seed})", frames=frames, low_watermark=1,
+                                  high_watermark=3)
             try:
                 batch = run(t, **{**params, "frames": frames, "low_watermark": 1, "high_watermark": 3})
                 _check_sums(report, batch.counters, batch_where)
@@ -228,10 +235,10 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
     # then none: process 1's exit frees all its frames and slots.
     for frames in (1, 3, 8):
         n = frames + 5
-        t = _core.testing.exit_then_fill(frames)
+        t = exit_then_fill(frames)
         for schedule in schedules:
-            where = (f" (process 1 writes {n} pages and exits, process 2 writes {frames}; "
-                     f"frames {frames}, schedule {schedule}, free_on_exit)")
+            where = _replay(f"exit_then_fill({frames})", frames=frames, free_on_exit=True,
+                            schedule=schedule)
             report.checks += 1
             try:
                 # The check's own settings over any given: as the C++ suite does.
@@ -246,12 +253,13 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
                             f"the end; expected 5, 5, 0{where}")
     # Processes that come and go, with and without readahead.
     for seed in range(1, 6):
-        t = _core.testing.staggered_trace(seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, seed % 2 == 0)
+        args = (seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, seed % 2 == 0)
+        t = staggered_trace(*args)
         frames = 2 + seed % 7
         for schedule in schedules:
             for page_cluster in (0, 3):
-                where = (f" (staggered_trace seed {seed}, frames {frames}, schedule {schedule}, "
-                         f"page_cluster {page_cluster}, free_on_exit)")
+                where = _replay(f"staggered_trace{args}", frames=frames, free_on_exit=True,
+                                schedule=schedule, page_cluster=page_cluster)
                 report.checks += 1
                 try:
                     r = run(t, **{**params, "frames": frames, "free_on_exit": True, "schedule": schedule,

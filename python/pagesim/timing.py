@@ -64,14 +64,21 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
           its parts ``device_read_busy`` and ``device_write_busy`` (zram: decompressing and
           compressing on the CPU); ``cpu_user``, ``cpu_system``, ``cpu_iowait`` (vmstat's
           ``us``, ``sy``, ``wa``: the CPU running accesses, running zram, idle while a process
-          waits for IO; they sum to 1, as the CPU idles only when every process under way
-          (started, not ended) waits for IO); ``iowait_<pid>`` (the process waiting for its reads or for room
+          waits for IO; they sum to 1, as the CPU idles only when the processes under way
+          wait for IO, every one under round robin, one in trace order); ``iowait_<pid>`` (the process waiting for its reads or for room
           in the queue).
 
         The row of time T covers (T - interval, T]: an access that ends at T counts in it. A
-        fault counts when its page is in (after its read or decompression), a swap-out when
-        its write is issued. Writes still queued when the last process ends are served after
-        the last row: in ``device_stats`` but in no row.
+        fault counts when the CPU's work for it is done: after its victims' writes are queued
+        (and any wait for room in the queue) and zram's (de)compression, as its read is issued;
+        the wait for that read comes after it (in ``iowait_<pid>``), as Linux counts
+        ``pgmajfault`` before the wait. A swap-out counts when its write is issued. Writes still
+        queued when the last process ends are served after the last row: in ``device_stats``
+        but in no row.
+
+        Under ``schedule="static"`` (trace order) a process's wait holds up every process:
+        ``cpu_iowait`` is then the time any process waits, also while others that have started
+        could run.
     """
     arrays = result.vmstat_arrays
     if arrays is None:

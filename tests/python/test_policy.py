@@ -124,7 +124,7 @@ def test_policy_exception_reaches_the_caller_with_its_traceback():
 
 @pytest.mark.parametrize("victims,message", [
     (lambda self, view: [next(p for p in range(view.num_pages) if not view.resident(p))],
-     r"policy nominated page \d+ \(pid \d+ vpn 0x[0-9a-f]+\), which is not resident: (it is the page being faulted in \(view\.incoming\(\)\)|it has not been accessed yet) \(policy 'Bad', at access #\d+\)"),
+     r"policy nominated page \d+ \(pid \d+ vpn 0x[0-9a-f]+\), which is not resident: (it is the page being faulted in \(the view's incoming page\)|it has not been accessed yet) \(policy 'Bad', at access #\d+\)"),
     (lambda self, view: [], r"returned no victim while no frame is free \(frames=5\)"),
     (lambda self, view: [10**9], r"page id 1000000000, which does not exist"),
     (lambda self, view: [-1], r"select_victims returned page id -1, which does not exist"),

@@ -48,7 +48,8 @@ NoFree = type("NoFree", (pagesim.Policy,), {
     (TooMany, "victims when asked for 1", "(replay: pagesim.testing.conformance_case("),
     (Unseeded, "not deterministic: a fresh instance with the same parameters gave", "(replay: pagesim.testing.conformance_case("),
     (NoFree, "on_free(page, view) is not implemented; free_on_exit=true calls it",
-     "(process 1 writes 6 pages and exits, process 2 writes 1; frames 1, schedule static, free_on_exit)"),
+     "(replay: pagesim.testing.exit_then_fill(1) with frames=1, free_on_exit=True, schedule=static, "
+     "textbook settings and the check's params)"),
 ])
 def test_broken_policies_are_reported(cls, message, where):
     report = testing.check_conformance(cls, traces=40)
@@ -159,6 +160,9 @@ def test_names_parameters_and_counters_are_checked():
     with pytest.raises(pagesim.ConfigError, match="unknown policy 'lruu': did you mean 'lru'"):
         testing.check_conformance("lruu")
     assert testing.check_conformance(Windowed, traces=5, window=3).ok
+    # One error, not a failure of every case.
+    with pytest.raises(pagesim.ConfigError, match="unknown parameter 'windo' for policy 'Windowed'"):
+        testing.check_conformance(Windowed, traces=5, windo=3)
     with pytest.raises(pagesim.ConfigError, match="unknown parameter 'windo' for policy 'Windowed': did you mean 'window'"):
         testing.compare(testing.conformance_case(1)[0], 2, [Windowed], windo=3)
     with pytest.raises(pagesim.ConfigError, match="unknown counter 'fualts': did you mean 'faults'"):

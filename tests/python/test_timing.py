@@ -202,8 +202,9 @@ def test_zram_busy_is_split_across_rows():
         assert (df["device_write_busy"].iloc[30], df["device_read_busy"].iloc[30]) == pytest.approx((0.4, 0.6))
         lengths = np.diff(np.concatenate([[0], df.index.to_numpy() * 1e9]))
         assert (busy * lengths).sum() == pytest.approx(r.device_stats["busy_ns"]) == 33000
-        # A fault counts when its page is in: W1's at 10200 (row 11000), W2's at 20300 (row
-        # 21000), R0's at the end; a swap-out when its write starts (200, 10300, 20400).
+        # A fault counts when the CPU's work for it is done: W1's at 10200 (row 11000), after
+        # its victim's compression, W2's at 20300 (row 21000), R0's at the end, after its
+        # decompression; a swap-out when its write starts (200, 10300, 20400).
         faults = df["faults"]
         assert faults[faults > 0].index.tolist() == pytest.approx([1000e-9, 11000e-9, 21000e-9, 33400e-9])
         outs = df["swap_outs"]

@@ -108,10 +108,12 @@ std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format
   throw ConfigError("the native format is not read by streaming; use read_trace");
 }
 
-std::uint64_t byte_address(const Trace& t, PageId p) {
+// Page p's byte address, for a trace written to `path` in a format of addresses.
+std::uint64_t byte_address(const Trace& t, PageId p, const std::string& path) {
   const std::uint32_t shift = detail::page_shift(t.page_size());
   if (t.page_vpn(p) > (UINT64_MAX >> shift)) {
-    throw ConfigError("page " + t.describe_page(p) + " has no byte address with " + std::to_string(t.page_size()) +
+    throw ConfigError("cannot write '" + path + "': page " + t.describe_page(p) +
+                      " has no byte address with " + std::to_string(t.page_size()) +
                       "-byte pages; write the trace as native or CSV");
   }
   return t.page_vpn(p) << shift;
@@ -228,7 +230,7 @@ void write_text(const Trace& t, const std::string& path) {
   for (std::size_t i = 0; i < t.size(); ++i) {
     const PageId p = t.page(i);
     std::fprintf(f, "%llu %c 0x%llx\n", static_cast<unsigned long long>(t.proc_pid(t.page_proc(p))),
-                 t.write(i) ? 'W' : 'R', static_cast<unsigned long long>(byte_address(t, p)));
+                 t.write(i) ? 'W' : 'R', static_cast<unsigned long long>(byte_address(t, p, path)));
   }
   out.commit();
 }
@@ -260,7 +262,7 @@ void write_lackey(const Trace& t, const std::string& path) {
       pid = this_pid;
     }
     std::fprintf(f, " %c %08llx,1\n", t.write(i) ? 'S' : 'L',
-                 static_cast<unsigned long long>(byte_address(t, p)));
+                 static_cast<unsigned long long>(byte_address(t, p, path)));
   }
   out.commit();
 }

@@ -16,8 +16,9 @@ namespace pagesim {
 // - iowait (per process): the process waiting for IO (its reads, room in the queue);
 // - cpu_user, cpu_system, cpu_iowait (vmstat's us, sy, wa): the CPU running accesses, running
 //   zram's (de)compression, idle while a process waits for IO. They sum to 1: the CPU idles
-//   only when no process can run, and a process under way that cannot run waits for IO
-//   (under round robin a process the trace starts later waits for others to end, not to run).
+//   only when no process can run, which under round robin means every process under way
+//   waits for IO (one the trace starts later waits for others to end), and in trace order
+//   (static) that one process waits: its wait holds up the others.
 struct Vmstat {
   using Column = Eigen::Matrix<std::int64_t, Eigen::Dynamic, 1>;
   // Rows x processes (dense ProcId order, as Result::per_proc), row-major like numpy.
