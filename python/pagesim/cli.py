@@ -54,7 +54,8 @@ def _print_pairs(pairs: dict[str, Any]) -> None:
 def _load(args: argparse.Namespace, path: str) -> "pagesim.Trace":
     """The trace at `path`, read with the command's read options (_add_read_options)."""
     return pagesim.load(path, format=args.format, page_size=args.page_size,
-                        page_numbers=args.page_numbers, instructions=args.instructions)
+                        page_numbers=args.page_numbers, instructions=args.instructions,
+                        pid=args.pid)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -129,7 +130,7 @@ def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
     """Path -> what sweep() gets: the path itself when Dask workers can load it as it is
     (default read options), else the trace loaded here."""
     default_read = (args.format == "auto" and args.page_size is None and not args.page_numbers
-                    and not args.instructions)
+                    and not args.instructions and args.pid is None)
     return {path: path if args.dask and default_read else _load(args, path) for path in args.trace}
 
 
@@ -351,7 +352,7 @@ def _noting_losses(write: Callable[[], None]) -> None:
         warnings.simplefilter("always")
         write()
     for w in caught:
-        print(f"pagesim: note: {_in_cli_terms(str(w.message), {'page_size': '--page-size'})}",
+        print(f"pagesim: note: {_in_cli_terms(str(w.message), {'page_size': '--page-size', 'pid': '--pid'})}",
               file=sys.stderr)
 
 
@@ -379,14 +380,15 @@ def cmd_convert(args: argparse.Namespace) -> int:
     _check_trace_output(args.output, args.to, "--to")
     _noting_losses(lambda: convert(args.input, args.output, format=args.format, out_format=args.to,
                                    page_size=args.page_size, page_numbers=args.page_numbers,
-                                   instructions=args.instructions))
+                                   instructions=args.instructions, pid=args.pid))
     return 0
 
 
 def cmd_info(args: argparse.Namespace) -> int:
     # The format read is reported by the read itself: the file is opened once (a pipe).
     trace, fmt = _core.load_detected(args.trace, format=args.format, page_size=args.page_size,
-                                     page_numbers=args.page_numbers, instructions=args.instructions)
+                                     page_numbers=args.page_numbers, instructions=args.instructions,
+                                     pid=args.pid)
     _print_info(trace, f"{args.trace} ({fmt})")
     return 0
 
@@ -400,6 +402,10 @@ def _add_read_options(p: argparse.ArgumentParser) -> None:
                         "else 4096)")
     p.add_argument("--page-numbers", action="store_true", help="text: addresses are page numbers")
     p.add_argument("--instructions", action="store_true", help="lackey: count instruction fetches")
+    p.add_argument("--pid", type=int,
+                   help="the pid of accesses whose file names none: text and CSV without a pid "
+                        "column (default 0 and 1), lackey before its first ==PID== line, "
+                        "oracleGeneral (default 1)")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -701,12 +701,10 @@ TEST_CASE("lost_in says what a format does not keep of this trace, and only that
   CHECK(lost_in(big, TraceFormat::kText).empty());
   CHECK(lost_in(big, TraceFormat::kLackey) ==
         "lackey does not keep all of this trace: its page size, 8192 bytes, is not recorded (read "
-        "it back with "
-        "page_size=8192)");
+        "it back with page_size=8192)");
   CHECK(lost_in(big, TraceFormat::kOracleGeneral) ==
-        "oracleGeneral does not keep all of this trace: its pid 5 becomes pid 1; its page size, "
-        "8192 bytes, is "
-        "not recorded (read it back with page_size=8192)");
+        "oracleGeneral does not keep all of this trace: its pid 5 becomes pid 1 (read it back with "
+        "pid=5); its page size, 8192 bytes, is not recorded (read it back with page_size=8192)");
 }
 
 TEST_CASE("a missing or empty file is named without a line number") {

@@ -1,5 +1,6 @@
 import gzip
 import os
+import re
 import subprocess
 import sys
 
@@ -404,6 +405,13 @@ def test_page_size_survives_text_and_lossy_writes_warn(tmp_path):
     assert r.stderr == (f"pagesim: note: {tmp_path / 'g.ogb'}: oracleGeneral does not keep all of this "
                         f"trace: its 10 writes become reads\n")
     assert cli("gen", "loop", "-P", "accesses=10", "-P", "pages=2", "-o", str(tmp_path / "g.csv")).stderr == ""
+    # A pid that oracleGeneral cannot keep is read back with --pid.
+    pagesim.Trace.from_arrays([1, 2, 1], pids=[9, 9, 9]).save(tmp_path / "p9.pgt")
+    r = cli("convert", str(tmp_path / "p9.pgt"), str(tmp_path / "p9.ogb"))
+    assert r.stderr == (f"pagesim: note: {tmp_path / 'p9.ogb'}: oracleGeneral does not keep all of "
+                        f"this trace: its pid 9 becomes pid 1 (read it back with --pid 9)\n")
+    info = cli("info", "--pid", "9", str(tmp_path / "p9.ogb")).stdout
+    assert re.search(r"^\s+9\s+3\s+0\s+2\s", info, re.M), info  # pid 9: 3 accesses, 2 pages
 
 
 @pytest.mark.parametrize("bad", [-1, 0, 3, 2**32, 4096.0, "4096", True])

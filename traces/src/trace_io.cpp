@@ -327,10 +327,12 @@ std::string lost_in(const Trace& t, TraceFormat format) {
     lost.push_back("its " + std::to_string(writes) + " writes become reads");
   }
   if (!keeps_pids) {
-    lost.push_back(t.num_procs() == 1
-                       ? "its pid " + std::to_string(t.proc_pid(0)) + " becomes pid 1"
-                       : "its " + std::to_string(t.num_procs()) +
-                             " processes become one, pid 1, whose pages are pid << 40 | vpn");
+    lost.push_back(
+        t.num_procs() == 1
+            ? "its pid " + std::to_string(t.proc_pid(0)) +
+                  " becomes pid 1 (read it back with pid=" + std::to_string(t.proc_pid(0)) + ")"
+            : "its " + std::to_string(t.num_procs()) +
+                  " processes become one, pid 1, whose pages are pid << 40 | vpn");
   }
   std::uint64_t file_pages = 0;
   for (PageId p = 0; p < t.num_pages() && !keeps_kinds; ++p)
