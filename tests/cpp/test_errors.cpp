@@ -212,7 +212,7 @@ TEST_CASE("a non-resident victim's error says why it is not resident") {
   Broken incoming(Broken::kIncoming);
   CHECK(message_of([&] { simulate(t, incoming, p, "broken"); }) ==
         "policy nominated page 2 (pid 1 vpn 0x3), which is not resident: it is the page being "
-        "faulted in (view.incoming()) (policy 'broken', at access #2)");
+        "faulted in (the view's incoming page) (policy 'broken', at access #2)");
   // Page 0 is evicted (rightly) at access #2, and nominated again at access #3.
   Broken first(Broken::kFirstPage);
   CHECK(message_of([&] { simulate(t, first, p, "broken"); }) ==
