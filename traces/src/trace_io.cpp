@@ -353,7 +353,7 @@ std::string lost_in(const Trace& t, TraceFormat format) {
 }
 
 std::string write_trace(const Trace& trace, const std::string& path, TraceFormat format) {
-  refuse_compressed_output(path);
+  // A compressed name is refused by the writers' OutputFile.
   if (format == TraceFormat::kAuto) format = format_by_extension(path);
   if (format == TraceFormat::kAuto) format = TraceFormat::kNative;
   switch (format) {

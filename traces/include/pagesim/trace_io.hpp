@@ -103,7 +103,7 @@ std::string write_trace(const Trace& trace, const std::string& path,
 
 // What writing `trace` as `format` (not kAuto) loses of it: its writes, pids, page kinds or
 // page size where the format keeps none (traces/FORMAT.md has the table), e.g. "oracleGeneral
-// keeps no writes: 3 writes become reads"; "" if the file keeps all of this trace.
+// does not keep all of this trace: its 3 writes become reads"; "" if the file keeps all of it.
 std::string lost_in(const Trace& trace, TraceFormat format);
 
 // Throws ConfigError for an output name ending in .gz, .zst or .zstd (any case).
