@@ -39,10 +39,12 @@
 //     min_seq + MIN_NR_GENS > max_seq  -> yes        (fewer than 3 generations)
 //     min_seq + MIN_NR_GENS < max_seq  -> no         (4 generations)
 //     else yes iff young * MIN_NR_GENS > total or old * (MIN_NR_GENS + 2) < total
-//     (young: pages in max_seq; old: pages in max_seq - 2; min_seq of anon, or of file when
-//     no anonymous page is resident - 6.1 uses min_seq[!can_swap])
-//   try_to_inc_min_seq: while min_seq + MIN_NR_GENS <= max_seq and gen(min_seq) is empty:
-//     min_seq++ (and the PID controller's history is folded: reset_ctrl_pos)
+//     (young: pages in max_seq; old: pages in max_seq - 2; min_seq: anon's, min_seq[!can_swap])
+//   try_to_inc_min_seq: for each type, the oldest populated generation seq with
+//     seq + MIN_NR_GENS <= max_seq; then (can_swap) anon = min(anon, file), file = max(new
+//     anon, old file): the two min_seq stay in sync, each waiting for the other's oldest
+//     generation to empty; a type whose min_seq moved has its PID controller's history
+//     folded once (reset_ctrl_pos)
 //
 //   eviction, one page at a time from the tail of the oldest generation of a type:
 //     type: swappiness 0 -> file; min_seq[anon] < min_seq[file] -> anon; swappiness 1 ->
@@ -70,9 +72,9 @@
 //     page leaves its generation and its shadow is dropped; a generation emptied by it is
 //     passed at the next try_to_inc_min_seq, as in the kernel.
 //
-// Simplifications: no Bloom filters, no look-around, no min_ttl_ms, no memcg; anon and file
-// min_seq move independently (6.1 keeps anon's from passing file's); the walk visits pages by
-// generation, not by virtual address; pages move at once instead of lazily in sort_folio.
+// Simplifications: no Bloom filters, no look-around, no min_ttl_ms, no memcg; the walk visits
+// pages by generation, not by virtual address; pages move at once instead of lazily in
+// sort_folio.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -252,12 +254,6 @@ class Mglru final : public Policy {
     return lists_.size(list_index(type, seq));
   }
 
-  std::size_t type_size(std::size_t type) const {
-    std::size_t n = 0;
-    for (std::uint64_t seq = min_seq_[type]; seq <= max_seq_; ++seq) n += gen_size(type, seq);
-    return n;
-  }
-
   bool oldest_empty(std::size_t type) const { return gen_size(type, min_seq_[type]) == 0; }
 
   void reset_ctrl_pos(std::size_t type) {
@@ -269,19 +265,27 @@ class Mglru final : public Policy {
     }
   }
 
+  // With swap (can_swap) anon's min_seq may not pass file's, and file's may not pass the new
+  // anon one: the two stay in sync, and a type whose oldest generation empties waits for the
+  // other's. The controller's history is folded once per type that moved.
   void try_to_inc_min_seq() {
+    std::uint64_t seq[2];
     for (std::size_t type = 0; type < 2; ++type) {
-      while (min_seq_[type] + kMinNrGens <= max_seq_ && oldest_empty(type)) {
-        ++min_seq_[type];
-        reset_ctrl_pos(type);
-      }
+      seq[type] = min_seq_[type];
+      while (seq[type] + kMinNrGens <= max_seq_ && gen_size(type, seq[type]) == 0) ++seq[type];
+    }
+    seq[kAnon] = std::min(seq[kAnon], seq[kFile]);
+    seq[kFile] = std::max(seq[kAnon], min_seq_[kFile]);
+    for (std::size_t type = 0; type < 2; ++type) {
+      if (seq[type] == min_seq_[type]) continue;
+      reset_ctrl_pos(type);
+      min_seq_[type] = seq[type];
     }
   }
 
   bool should_run_aging() const {
-    const std::size_t ref = type_size(kAnon) > 0 ? kAnon : kFile;
-    if (min_seq_[ref] + kMinNrGens > max_seq_) return true;
-    if (min_seq_[ref] + kMinNrGens < max_seq_) return false;
+    if (min_seq_[kAnon] + kMinNrGens > max_seq_) return true;  // min_seq[!can_swap]
+    if (min_seq_[kAnon] + kMinNrGens < max_seq_) return false;
     std::size_t young = 0, old = 0, total = 0;
     for (std::size_t type = 0; type < 2; ++type) {
       for (std::uint64_t seq = min_seq_[type]; seq <= max_seq_; ++seq) {

@@ -943,6 +943,35 @@ TEST_CASE("mglru: aging moves young pages to max_seq, eviction takes the oldest 
   CHECK(probe_mglru(d.policy(), 3) == 5 * 8);     // D activated to max_seq
 }
 
+TEST_CASE("mglru: anon's and file's min_seq stay in sync (try_to_inc_min_seq with swap)") {
+  // Anonymous A = id 0, file pages F1 F2 F3 = ids 1..3, 16 frames, swappiness 60. Start:
+  // max_seq 3, min_seq 0 for both types. Fault A: gen3 anon [Ay]. Read F1 F2 F3: min_seq + 1
+  // = gen1 file [F3 F2 F1], PG_referenced (refs + workingset 0, tier 0).
+  // Reclaim 1: try_to_inc_min_seq: anon's gens 0, 1 empty -> 2 (2 + 2 > 3 stops it); file's
+  //   gen0 empty, gen1 not -> 1; then anon = min(2, 1) = 1, file = max(1, 0) = 1.
+  //   should_run_aging: 1 + 2 == max_seq 3 -> young (seq 3) 1 * 2 > total 4? no; old (seq 1)
+  //   3 * 4 < 4? no -> no aging, max_seq stays 3. (With anon's min_seq at 2 on its own, 2 + 2
+  //   > 3 would have aged: max_seq 4.) get_type_to_scan: no refaults -> file, tier_idx 3.
+  //   Tail of gen1 file: F1 -> VICTIM F1.
+  // Reclaims 2, 3: young 1, old 2 then 1, total 3 then 2 -> no aging: VICTIM F2, then F3.
+  // Reclaim 4: file's gen1 is empty now: both min_seq -> 2; 2 + 2 > 3 -> age: A young ->
+  //   head of gen3, cleared; max_seq 4; min_seq -> 3 (both). File has no page: anon, tail
+  //   A, not young -> VICTIM A.
+  TraceBuilder b;
+  b.add(1, 0, true);
+  for (std::uint64_t v = 1; v <= 3; ++v) b.add(1, v, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "mglru", 16, Params{});
+  for (PageId p = 0; p < 4; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_mglru(d.policy(), kNoPage) == 3);  // max_seq: no aging
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
+  CHECK(probe_mglru(d.policy(), kNoPage) == 3);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(probe_mglru(d.policy(), kNoPage) == 4);
+}
+
 TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction") {
   // File pages H, C1..C4 = ids 0..4; swappiness 1 (file first, tier_idx from get_tier_idx:
   // gains 1 for tier 0, 2 for the others); min_lru_batch 1. All pages sit in seq 1: after
