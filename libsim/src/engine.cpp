@@ -50,6 +50,45 @@ EngineConfig EngineConfig::from_params(const Params& params) {
   return config;
 }
 
+std::map<std::string, std::string, std::less<>> EngineConfig::parameters() {
+  // Each key's range, and its default under each preset that reads it.
+  struct Key {
+    std::string range;
+    std::vector<std::pair<std::string, std::string>> defaults;  // (default, preset)
+  };
+  std::map<std::string, Key, std::less<>> keys;
+  const std::vector<std::string> presets = DeviceConfig::preset_names();
+  for (const std::string& device : presets) {
+    Params params{{"frames", std::int64_t{1}}, {"device", device}};
+    from_params(params);
+    for (const auto& [key, what] : params.asked()) {  // "<range> (default <value>)"
+      const std::size_t at = what.rfind(" (default ");
+      keys[key].range = what.substr(0, at);
+      keys[key].defaults.emplace_back(what.substr(at + 10, what.size() - at - 11), device);
+    }
+  }
+  std::map<std::string, std::string, std::less<>> out;
+  for (const auto& [key, k] : keys) {
+    const std::string& first = k.defaults.front().first;
+    const bool one_default = k.defaults.size() == presets.size() &&
+                             std::all_of(k.defaults.begin(), k.defaults.end(),
+                                         [&](const auto& d) { return d.first == first; });
+    std::string list;
+    for (const auto& [value, device] : k.defaults) {
+      list += (list.empty() ? "" : ", ") + value + " for " + device;
+    }
+    out[key] = k.range + " (default " + (one_default ? first : list) + ")";
+  }
+  // Defaults that depend on the trace, ranges that depend on frames (read above as 1).
+  out["frames"] = keys["frames"].range + " (required)";
+  out["swap_slots"] = keys["swap_slots"].range + " (default 0: twice the trace's pages)";
+  out["schedule"] = keys["schedule"].range +
+                    " (default static for a trace of one process, round_robin for several)";
+  out["low_watermark"] = "integer from 0 to frames - 1 (default 0)";
+  out["high_watermark"] = "integer from low_watermark to frames - 1 (default low_watermark)";
+  return out;
+}
+
 namespace {
 
 std::size_t swap_size(const EngineConfig& config, const Trace& trace) {

@@ -67,6 +67,7 @@ __all__ = [
     "load",
     "policies",
     "policy_parameters",
+    "engine_parameters",
     "simulate",
 ]
 
@@ -110,7 +111,7 @@ def policy_parameters(name: str) -> dict[str, str]:
     """A policy's own parameters, each with what it takes: ``{"seed": "integer from 0 to
     9223372036854775807 (default 1)"}`` for ``random``; for a Python policy, its factory's
     keyword parameters and their defaults. Engine settings (``frames``, ``device``, ...) are
-    listed in :func:`simulate`'s docstring."""
+    listed by :func:`engine_parameters`."""
     _policy.check_name(name)
     factory = _policy.registered().get(name)
     if factory is None:
@@ -120,6 +121,15 @@ def policy_parameters(name: str) -> dict[str, str]:
         if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
             out[p.name] = "required" if p.default is p.empty else f"default {p.default!r}"
     return out
+
+
+def engine_parameters() -> dict[str, str]:
+    """The engine's settings, which every policy takes, each with what it takes:
+    ``{"page_cluster": "integer from 0 to 10 (default 3)", ...}``. A device figure lists each
+    preset's default: ``"number from 0 to 1000000 (default 8.5 for hdd-2002, 12 for
+    hdd-laptop)"``. Units are in the key's name (``_ns``, ``_ms``, ``_us``, ``_mb_s``); counts
+    are in pages or frames. The README's "Parameters" says what each one does."""
+    return dict(_core.engine_parameters())
 
 
 def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = None,
@@ -195,7 +205,8 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
         ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``device`` and ``device_*``,
         ``io_scheduler``, ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
-        and the policy's own parameters (``seed`` for ``random``). An unknown key raises
+        and the policy's own parameters (``seed`` for ``random``); :func:`engine_parameters`
+        and :func:`policy_parameters` say what each takes. An unknown key raises
         :class:`ConfigError` naming the closest known one.
 
     Returns

@@ -284,7 +284,17 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_parameters(params: dict) -> None:
+    width = max(map(len, params), default=0)
+    for key, what in params.items():
+        print(f"  -P {key:<{width}}  {what}")
+
+
 def cmd_policies(args: argparse.Namespace) -> int:
+    if args.engine:
+        print("engine settings, taken with every policy:")
+        _print_parameters(pagesim.engine_parameters())
+        return 0
     if not args.names:
         for name, description in sorted(pagesim.policies().items()):
             print(f"{name:<16} {description}")
@@ -295,9 +305,7 @@ def cmd_policies(args: argparse.Namespace) -> int:
         print(("\n" if k else "") + f"{name}: {described[name]}")
         if not params:
             print("  no parameters of its own")
-        width = max(map(len, params), default=0)
-        for key, what in params.items():
-            print(f"  -P {key:<{width}}  {what}")
+        _print_parameters(params)
     return 0
 
 
@@ -481,6 +489,9 @@ def build_parser() -> argparse.ArgumentParser:
     policies = sub.add_parser("policies", help="list the registered policies, or the parameters of some")
     policies.add_argument("names", nargs="*", metavar="NAME",
                           help="list these policies' own parameters: kind, range or choices, default")
+    policies.add_argument("--engine", action="store_true",
+                          help="list the engine's settings (frames, device, page_cluster, ...), "
+                               "which every policy takes")
     policies.set_defaults(func=cmd_policies)
 
     demo = sub.add_parser("demo", help="qsbench: real policies against the prescient bracket")

@@ -51,6 +51,11 @@ void register_simulate(py::module_& m) {
       },
       py::arg("name"));
 
+  m.def("engine_parameters", [] {
+    const auto params = EngineConfig::parameters();
+    return std::map<std::string, std::string>(params.begin(), params.end());
+  });
+
   m.def(
       "policy_traits",
       [](const std::string& name) {

@@ -313,6 +313,36 @@ def test_policy_parameters_say_what_each_key_takes():
         assert pagesim.policy_parameters("fifo_batched") == {"batch": "default 1"}
     finally:
         pagesim.unregister_policy("fifo_batched")
+
+
+def test_engine_parameters_list_every_key_with_its_true_default():
+    params = pagesim.engine_parameters()
+    assert params["page_cluster"] == "integer from 0 to 10 (default 3)"
+    assert params["device_seek_ms"] == "number from 0 to 1e+06 (default 8.5 for hdd-2002, 12 for hdd-laptop)"
+    assert params["frames"] == "integer from 1 to 1099511627776 (required)"
+    # A trace of two processes on a disk, where every setting can change a count or a time.
+    trace = random_trace(1, length=600)
+
+    def run(**kw):
+        r = pagesim.simulate(trace, "lru", frames=20, **kw)
+        return r.counters, r.time_summary().to_dict(), r.device_stats
+
+    # Each default said to hold is the one a run takes: writing it out changes nothing.
+    for key, what in params.items():
+        if key in ("frames", "low_watermark", "high_watermark", "schedule", "swap_slots"):
+            continue  # defaults that depend on the trace or on frames
+        default = what.split("(default ")[1].rstrip(")")
+        for entry in default.split(", "):
+            value, _, device = entry.partition(" for ")
+            value = {"true": True, "false": False}.get(value, value)
+            if what.startswith("integer"):
+                value = int(value)
+            elif what.startswith("number"):
+                value = float(value)
+            on = {"device": device} if device else {"device": "hdd-2002"} if key != "device" else {}
+            assert run(**on, **{key: value}) == run(**on), key
+    assert pagesim.engine_parameters().keys() >= {"cpu_ns", "device", "io_scheduler", "interval_ns", "quantum_ns",
+                                                  "free_on_exit", "free_slot_on_swapin"}
     with pytest.raises(pagesim.ConfigError, match="unknown policy 'lur': did you mean 'lru'"):
         pagesim.policy_parameters("lur")
 

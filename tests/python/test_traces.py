@@ -249,6 +249,10 @@ def test_cli_policies_lists_parameters():
                    "  no parameters of its own\n")
     r = cli("policies", "lur", check=False)
     assert r.returncode == 2 and "unknown policy 'lur': did you mean 'lru'?" in r.stderr
+    engine = cli("policies", "--engine").stdout.splitlines()
+    assert engine[0] == "engine settings, taken with every policy:"
+    assert "  -P page_cluster              integer from 0 to 10 (default 3)" in engine
+    assert len(engine) == 1 + len(pagesim.engine_parameters())
 
 
 def test_cli_notes_that_finished_processes_keep_their_memory(tmp_path):

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -75,6 +77,9 @@ struct EngineConfig {
   bool free_on_exit = false;
 
   static EngineConfig from_params(const Params& params);
+  // Every key from_params reads, with what it takes ("integer from 0 to 10 (default 3)"). A
+  // device figure has each preset's default ("(default 8.5 for hdd-2002, 12 for hdd-laptop)").
+  static std::map<std::string, std::string, std::less<>> parameters();
 };
 
 // Replays a trace against one policy. The per-access loop is a template over the policy type:
