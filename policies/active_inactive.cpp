@@ -35,6 +35,9 @@
 //     shrink_page_list(tail of inactive list of type)
 //
 //   inactive_is_low(type) = inactive * inactive_ratio < active    (2.6.28+, 6.1 ratio)
+//     inactive_ratio (6.1): gb = (inactive + active) in GiB, rounded down;
+//       gb ? int_sqrt(10 * gb) : 1   (1 under 1 GiB, 3 at 1 GiB, 10 at 10 GiB, 31 at 100 GiB)
+//     Parameter inactive_ratio = N fixes it instead.
 //
 //   shrink_active_list (2.6.20), from the active tail:
 //     if (page_mapped(page) && page_referenced(page)) -> back to the active head (rotated)
@@ -120,6 +123,8 @@
 //     5.9+: swap_range_free -> clear_shadow_from_swap_cache: an anonymous page's shadow lives
 //     in the swap cache and goes with its slot, so the freed page leaves no refault history.
 //     recent_scanned/recent_rotated and nonresident_age are not touched: the kernel leaves them.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string_view>
@@ -268,7 +273,7 @@ class ActiveInactive final : public Policy {
   explicit ActiveInactive(const Params& params)
       : anon_insert_active_(params.get_choice("anon_insert", "active", {"active", "inactive"}) ==
                             "active"),
-        inactive_ratio_(static_cast<std::size_t>(params.get_int("inactive_ratio", 1, 1, 1000))),
+        inactive_ratio_(static_cast<std::size_t>(params.get_int("inactive_ratio", 0, 0, 1000))),
         swappiness_(static_cast<std::uint64_t>(params.get_int("swappiness", 60, 0, 200))),
         workingset_(params.get_bool("workingset", false)),
         token_(params) {}
@@ -336,6 +341,7 @@ class ActiveInactive final : public Policy {
     // bits meanwhile, so a few passes over memory always suffice (with the token, after one
     // pass it is ignored); the guard only protects against a bug turning into a hang.
     std::size_t guard = 5 * view.resident_count() + 64;
+    pages_per_gib_ = std::max<std::size_t>((std::size_t{1} << 30) / view.trace().page_size(), 1);
     if constexpr (kSwapToken) {
       const PageId incoming = view.incoming();
       token_.begin_reclaim(incoming == kNoPage ? kInitMm : view.proc(incoming),
@@ -385,7 +391,22 @@ class ActiveInactive final : public Policy {
   }
 
   bool inactive_is_low(std::size_t type) const {
-    return lists_.size(inactive_list(type)) * inactive_ratio_ < lists_.size(active_list(type));
+    const std::size_t inactive = lists_.size(inactive_list(type));
+    const std::size_t active = lists_.size(active_list(type));
+    std::size_t ratio = inactive_ratio_;
+    if (ratio == 0) {  // 6.1's
+      const std::size_t gb = (inactive + active) / pages_per_gib_;
+      ratio = gb == 0 ? 1 : int_sqrt(10 * gb);
+    }
+    return inactive * ratio < active;
+  }
+
+  // The largest r with r * r <= n (the kernel's int_sqrt).
+  static std::size_t int_sqrt(std::size_t n) {
+    std::size_t r = static_cast<std::size_t>(std::sqrt(static_cast<double>(n)));
+    while (r * r > n) --r;
+    while ((r + 1) * (r + 1) <= n) ++r;
+    return r;
   }
 
   std::size_t type_size(std::size_t type) const {
@@ -474,7 +495,8 @@ class ActiveInactive final : public Policy {
   }
 
   bool anon_insert_active_;
-  std::size_t inactive_ratio_;
+  std::size_t inactive_ratio_;  // 0: 6.1's, from the lists' size
+  std::size_t pages_per_gib_ = std::size_t{1} << 18;
   std::uint64_t swappiness_;
   bool workingset_;
   PageLists lists_;

@@ -233,11 +233,41 @@ TEST_CASE("active_inactive: a dirty file page with PG_referenced is kept, not wr
   CHECK(c.file_writes == 0);
 }
 
+TEST_CASE("active_inactive: 6.1's inactive_ratio grows with the lists' size") {
+  // Anonymous A B C D = ids 0..3 in pages of 256 MiB: the four are 1 GiB, so 6.1's
+  // inactive_ratio is int_sqrt(10 * 1) = 3 (1 under 1 GiB, or when fixed at 1).
+  // Faults: active [D C B A] (head..tail), all pte young.
+  // Reclaim 1: inactive empty -> shrink_active_list from the tail: A, B, C, D referenced ->
+  //   rotated (young cleared): [D C B A]; A unreferenced -> inactive [A], active [D C B].
+  //   ratio 3: 1 * 3 < 3 no -> shrink_page_list: A -> VICTIM A; B stays active.
+  //   ratio 1: 1 * 1 < 3 -> B to inactive [B A]; 2 < 2 no -> VICTIM A; B inactive.
+  TraceBuilder b(1u << 28);
+  for (std::uint64_t v = 0; v < 4; ++v) b.add(1, v, false);
+  const Trace t = std::move(b).build();
+  for (const std::int64_t ratio : {0, 1}) {
+    CAPTURE(ratio);
+    Params params;
+    if (ratio != 0) params.set("inactive_ratio", ratio);
+    Driver d(t, "active_inactive", 16, params);
+    for (PageId p = 0; p < 4; ++p) d.fault(p);
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+    CHECK(probe_active_inactive(d.policy(), 1) == (ratio == 0 ? 1 : 0));  // B active / inactive
+  }
+  // With 4 KiB pages the same four are far under 1 GiB: ratio 1, B inactive.
+  TraceBuilder small;
+  for (std::uint64_t v = 0; v < 4; ++v) small.add(1, v, false);
+  const Trace t4k = std::move(small).build();
+  Driver d(t4k, "active_inactive", 16, Params{});
+  for (PageId p = 0; p < 4; ++p) d.fault(p);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(probe_active_inactive(d.policy(), 1) == 0);
+}
+
 TEST_CASE("active_inactive rejects bad parameters") {
   const Trace t = file_trace({1});
   CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"swappiness", std::int64_t{201}}}),
                   ConfigError);
-  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"inactive_ratio", std::int64_t{0}}}),
+  CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"inactive_ratio", std::int64_t{-1}}}),
                   ConfigError);
   CHECK_THROWS_AS(run(t, "active_inactive", 2, Params{{"anon_insert", std::string("lru")}}),
                   ConfigError);
