@@ -193,7 +193,7 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         Memory size in pages.
     **params
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
-        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``device`` and ``device_*``,
+        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``read_ahead_kb``, ``device`` and ``device_*``,
         ``io_scheduler``, ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
         and the policy's own parameters (``seed`` for ``random``). An unknown key raises
         :class:`ConfigError` naming the closest known one.
