@@ -33,6 +33,7 @@ EngineConfig EngineConfig::from_params(const Params& params) {
   config.swap_slots =
       static_cast<std::size_t>(params.get_int("swap_slots", 0, 0, (std::int64_t{1} << 32) - 2));
   config.page_cluster = static_cast<unsigned>(params.get_int("page_cluster", 3, 0, 10));
+  config.read_ahead_kb = static_cast<unsigned>(params.get_int("read_ahead_kb", 0, 0, 16384));
   config.device = DeviceConfig::from_params(params);
   if (params.has("schedule")) {
     config.schedule_given = true;
@@ -108,6 +109,32 @@ bool has_file_pages(const Trace& trace) {
                      [](PageKind k) { return k == PageKind::kFile; });
 }
 
+// File readahead's largest window in pages, ra_pages (read_ahead_kb rounded down to pages as
+// Linux's read_ahead_kb store does); 0, off, when a window could hold no page besides the
+// faulting one or there are no file pages to read.
+std::uint32_t file_readahead_pages(const EngineConfig& config, const Trace& trace) {
+  const std::uint64_t pages = std::uint64_t{config.read_ahead_kb} * 1024 / trace.page_size();
+  return pages >= 2 && has_file_pages(trace) ? static_cast<std::uint32_t>(pages) : 0;
+}
+
+// mm/readahead.c (2.6.20) for a read of one page:
+//   get_init_ra_size(size, max): newsize = roundup_pow_of_two(size);
+//     if (newsize <= max / 32) newsize = newsize * 4;
+//     else if (newsize <= max / 4) newsize = newsize * 2;
+//     else newsize = max;
+std::uint32_t init_ra_size(std::uint32_t max) {
+  if (max >= 32) return 4;
+  if (max >= 4) return 2;
+  return max;
+}
+
+//   get_next_ra_size(ra) without RA_FLAG_MISS (not modelled):
+//     if (cur < max / 16) newsize = 4 * cur; else newsize = 2 * cur;
+//     return min(newsize, max);
+std::uint32_t next_ra_size(std::uint32_t cur, std::uint32_t max) {
+  return std::min(cur < max / 16 ? 4 * cur : 2 * cur, max);
+}
+
 }  // namespace
 
 Engine::Engine(const Trace& trace, const EngineConfig& config, std::string policy_name) try
@@ -126,11 +153,13 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
     throw ConfigError("parameter 'frames' = 0 is out of range: memory needs at least 1 frame");
   }
   // Virtual time is 64-bit nanoseconds. At most every access faults and reads its page and
-  // 2^page_cluster more, and as many pages are written out, each the longest request the
-  // device serves; refuse settings under which that could pass 2^63 ns (292 years) rather
-  // than let the clock wrap around.
-  const double pages_moved =
-      2.0 * (1.0 + static_cast<double>(std::size_t{1} << config_.page_cluster));
+  // a readahead window more (2^page_cluster, or read_ahead_kb's), and as many pages are written
+  // out, each the longest request the device serves; refuse settings under which that could pass
+  // 2^63 ns (292 years) rather than let the clock wrap around.
+  file_ra_max_ = file_readahead_pages(config_, trace);
+  const std::size_t window =
+      std::max<std::size_t>(std::size_t{1} << config_.page_cluster, file_ra_max_);
+  const double pages_moved = 2.0 * (1.0 + static_cast<double>(window));
   const double longest =
       static_cast<double>(trace.size()) *
       (static_cast<double>(config_.cpu_ns) + pages_moved * device_.longest_page_ns());
@@ -165,8 +194,10 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   proc_time_.assign(trace.num_procs(), ProcTime{});
   vm_last_iowait_.assign(trace.num_procs(), 0);
   finish_.assign(trace.num_procs(), 0);
-  ra_.reserve(std::size_t{1} << config_.page_cluster);
-  demand_paging_ = config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0;
+  ra_.reserve(window);
+  if (file_ra_max_ != 0) file_streams_.assign(trace.num_procs(), FileStream{});
+  demand_paging_ =
+      config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0 && file_ra_max_ == 0;
   if (config_.free_on_exit && !one_proc_) plan_exits();
   evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
 } catch (const std::bad_alloc&) {
@@ -219,7 +250,8 @@ Admission::Admission(const std::vector<std::size_t>& first, const std::vector<st
 
 }  // namespace detail
 
-PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
+PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace,
+                                                  PageArray<std::uint32_t>* first_use) {
   if (trace.size() >= kNever) {
     throw ConfigError("a prescient policy needs a trace of fewer than 2^32-1 accesses; this one has " +
                       std::to_string(trace.size()));
@@ -231,6 +263,7 @@ PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace) {
     next[i] = upcoming[pages[i]];
     upcoming[pages[i]] = static_cast<std::uint32_t>(i);
   }
+  if (first_use != nullptr) *first_use = std::move(upcoming);
   return next;
 }
 
@@ -269,7 +302,42 @@ void Engine::collect_readahead(PageId p) {
     if (q == kNoPage) break;
     // Already in memory (the swap cache): read_swap_cache_async finds it, no IO.
     if (bits_[q].has(page_bits::kResident)) continue;
-    ra_.push_back({q, static_cast<SlotId>(s)});
+    ra_.push_back({q, s});
+  }
+}
+
+void Engine::collect_file_readahead(PageId p) {
+  // page_cache_readahead (2.6.20) for a read of one page at offset p, prev_page being the last
+  // page of the stream's last window:
+  //   sequential = (offset == ra->prev_page + 1);   // prev_page == -1 at open: the first read
+  //   if (sequential && ra->size == 0) {            // the first read, or the first after a
+  //     ra->size = get_init_ra_size(1, max);        // random one
+  //     ra->start = offset;
+  //     blockable_page_cache_readahead(mapping, filp, offset, ra->size, ra, 1);
+  //   } else if (!sequential) {
+  //     ra_off(ra);                                 // ra->size = 0
+  //     blockable_page_cache_readahead(mapping, filp, offset, 1, ra, 1);
+  //   } else {                                      // the next window (the ahead window,
+  //     ...get_next_ra_size(ra)...                  // read at once here, see Engine)
+  //   }
+  // Hits do not move a stream (the replay loops stay as they are): a reader that goes on
+  // through pages already in memory past its window faults next further on, a random read.
+  const ProcId proc = proc_of(p);
+  FileStream& s = file_streams_[proc];
+  if (s.next != kStreamStart && s.next != p) {
+    s = {std::uint64_t{p} + 1, 0};
+    return;
+  }
+  s.size = s.size == 0 ? init_ra_size(file_ra_max_) : next_ra_size(s.size, file_ra_max_);
+  s.next = std::uint64_t{p} + s.size;
+  // __do_page_cache_readahead: the window's pages that are not in the page cache, up to the
+  // end of the file: here the first page that is not one of this process's file pages.
+  const std::uint64_t end = std::min<std::uint64_t>(s.next, bits_.size());
+  for (std::uint64_t q = std::uint64_t{p} + 1; q < end; ++q) {
+    const auto page = static_cast<PageId>(q);
+    if (!bits_[page].has(page_bits::kFile) || proc_of(page) != proc) break;
+    if (bits_[page].has(page_bits::kResident)) continue;
+    ra_.push_back({page, file_position(page)});
   }
 }
 
@@ -290,14 +358,14 @@ __attribute__((flatten)) bool Engine::read_pages(PageId p, ProcId proc, bool swa
     case DeviceKind::kSsd:
       break;
   }
-  // Readahead in slot order with the faulting page in its place (one batch: adjacent slots
-  // merge into one request), then unplug.
+  // Readahead in position order with the faulting page in its place (one batch: adjacent
+  // positions merge into one request), then unplug.
   const std::uint64_t pos = swap_in ? slot_[p] : file_position(p);
   std::size_t k = 0;
-  for (; k < ra_.size() && ra_[k].slot < pos; ++k) device_.submit(ra_[k].slot, false, now_);
+  for (; k < ra_.size() && ra_[k].position < pos; ++k) device_.submit(ra_[k].position, false, now_);
   ready_at_[proc] = kNoTime;
   device_.submit(pos, false, now_, proc);
-  for (; k < ra_.size(); ++k) device_.submit(ra_[k].slot, false, now_);
+  for (; k < ra_.size(); ++k) device_.submit(ra_[k].position, false, now_);
   device_.advance(now_);
   return true;
 }

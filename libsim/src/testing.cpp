@@ -104,6 +104,9 @@ class Noting final : public Policy {
   CallbackSite& at_;
 };
 
+// The conformance runs' file readahead: windows of 2, 4, then 8 pages (of 4 KiB).
+constexpr std::int64_t kFileReadaheadKb = 32;
+
 // Runs `f`, which runs the policy `name` noting its callbacks in `at`; false with a failure if
 // it threw. A pagesim::Error says what went wrong already; any other exception came from the
 // policy's own code (an exception escaping a callback or the constructor): it is a failure
@@ -228,6 +231,11 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
       settings.push_back(with(p, "page_cluster", std::int64_t{0}));
       settings.push_back(with(p, "free_slot_on_swapin", true));
       settings.push_back(with(p, "device", std::string("hdd-2002")));
+      if (files) {
+        const Params file_ra = with(p, "read_ahead_kb", kFileReadaheadKb);
+        settings.push_back(file_ra);
+        settings.push_back(with(file_ra, "device", std::string("hdd-2002")));
+      }
       if (frames >= 4) {
         settings.push_back(
             with(with(p, "low_watermark", std::int64_t{1}), "high_watermark", std::int64_t{3}));
@@ -252,17 +260,11 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
   }
   Report report;
   report.subject = "policy '" + name + "'";
-  for (std::uint64_t seed = 1; seed <= options.traces && report.failures.size() < Report::kMaxFailures; ++seed) {
-    const ConformanceCase random_case = conformance_case(seed);
-    const Trace& t = random_case.trace;
-    const std::int64_t frames = random_case.frames;
-    Params params = with(options.params, "frames", frames);
-    if (!params.has("schedule") && prescient(make, params)) {
-      params = with(params, "schedule", std::string("static"));
-    }
-    const std::string context = where(seed, params, options.params);
-    Result r;
-    if (!run_once(report, t, make, name, params, r, context)) continue;
+  // The checks of a run that every setting passes: counters add up in total and per process,
+  // and memory never holds more pages than frames; false if the run failed.
+  const auto check_run = [&](const Trace& t, const Params& params, std::int64_t frames,
+                             const std::string& context, Result& r) {
+    if (!run_once(report, t, make, name, params, r, context)) return false;
     check_sums(report, r.total, context);
     Counters sum;
     for (const auto& c : r.per_proc) {
@@ -278,6 +280,20 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
                   " readahead pages but only " + std::to_string(r.total.evictions) +
                   " evictions" + context);
     }
+    return true;
+  };
+  for (std::uint64_t seed = 1;
+       seed <= options.traces && report.failures.size() < Report::kMaxFailures; ++seed) {
+    const ConformanceCase random_case = conformance_case(seed);
+    const Trace& t = random_case.trace;
+    const std::int64_t frames = random_case.frames;
+    Params params = with(options.params, "frames", frames);
+    if (!params.has("schedule") && prescient(make, params)) {
+      params = with(params, "schedule", std::string("static"));
+    }
+    const std::string context = where(seed, params, options.params);
+    Result r;
+    if (!check_run(t, params, frames, context, r)) continue;
     Result again;
     if (run_once(report, t, make, name, params, again, context)) {
       ++report.checks;
@@ -320,6 +336,16 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
       const std::string batch_context = where(seed, batch, options.params);
       if (run_once(report, t, make, name, batch, b, batch_context))
         check_sums(report, b.total, batch_context);
+    }
+    // File readahead, on the traces with file pages.
+    if (std::any_of(t.page_kinds().begin(), t.page_kinds().end(),
+                    [](PageKind k) { return k == PageKind::kFile; })) {
+      const Params file_ra = with(params, "read_ahead_kb", kFileReadaheadKb);
+      const std::string file_ra_context = where(seed, file_ra, options.params);
+      Result f;
+      if (check_run(t, file_ra, frames, file_ra_context, f) && registered) {
+        check_inlined(report, t, name, file_ra, f, file_ra_context);
+      }
     }
   }
   check_exits(report, name, make, registered, options);

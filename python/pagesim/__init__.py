@@ -203,7 +203,7 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         Memory size in pages.
     **params
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
-        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``device`` and ``device_*``,
+        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``read_ahead_kb``, ``device`` and ``device_*``,
         ``io_scheduler``, ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
         and the policy's own parameters (``seed`` for ``random``); :func:`engine_parameters`
         and :func:`policy_parameters` say what each takes. An unknown key raises

@@ -39,15 +39,18 @@ class Policy(_core.Policy):
         Called once before the first access. Page ids are ``0 .. num_pages - 1``.
     ``on_fault(access, view)``
         ``access.page`` has just become resident (after any eviction). With readahead
-        (``page_cluster`` > 0) a swap-in also brings in pages of the neighbouring swap slots:
+        (``page_cluster`` > 0) a swap-in also brings in pages of the neighbouring swap slots,
+        and with file readahead (``read_ahead_kb`` > 0) a file fault the file pages after it:
         each gets an ``on_fault`` with ``access.readahead`` True (resident, clean, not
-        referenced; ``access.index`` is the faulting access), before the faulting page's own.
+        referenced; ``access.kind`` its own kind; ``access.index`` is the faulting access),
+        before the faulting page's own.
     ``select_victims(want, view) -> list[int]``
         Return up to ``want`` distinct resident page ids (at least one when memory is full).
         Drop them from your own structures here or in ``on_evict``. ``want`` is above one
-        when a swap-in brings readahead pages (``page_cluster``, default 3) or kswapd reclaims
-        down to the high watermark: return fewer and the engine reads ahead only into the
-        frames you freed, so the policy is not comparable to one that returns ``want``.
+        when a fault brings readahead pages (``page_cluster``, default 3, or
+        ``read_ahead_kb``) or kswapd reclaims down to the high watermark: return fewer and the
+        engine reads ahead only into the frames you freed, so the policy is not comparable to
+        one that returns ``want``.
         ``view.incoming`` is the page whose fault asks for room (None when kswapd reclaims).
 
     Optionally:

@@ -149,7 +149,8 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     fresh instance gives the same counts and so does one instance run a second time (its
     ``reset`` forgets the first run), Belady's MIN faults no more, batch reclaim between
     watermarks works, and processes that exit (``free_on_exit``) leave their frames and swap
-    slots free and are forgotten (the policy's ``on_free``). A built-in policy runs the C++
+    slots free and are forgotten (the policy's ``on_free``), also with swap readahead and,
+    on traces with file pages, file readahead (``read_ahead_kb=32``). A built-in policy runs the C++
     suite (which also compares its inlined and virtual replays).
     """
     traces = _args.integer("traces", traces, 1, 2**32)
@@ -251,19 +252,24 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
                 report.fail(f"the exit did not free process 1's memory: {c['evictions']} evictions, "
                             f"{c['swap_outs']} swap-outs, {r.swap_slots_used} swap slots in use at "
                             f"the end; expected 5, 5, 0{where}")
-    # Processes that come and go, with and without readahead.
+    # Processes that come and go, with and without swap readahead, and with file readahead
+    # when they have file pages (windows of up to 8 pages, as in the C++ suite).
     for seed in range(1, 6):
-        args = (seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, seed % 2 == 0)
+        files = seed % 2 == 0
+        args = (seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, files)
         t = staggered_trace(*args)
         frames = 2 + seed % 7
+        readaheads = [dict(page_cluster=0), dict(page_cluster=3)]
+        if files:
+            readaheads.append(dict(page_cluster=0, read_ahead_kb=32))
         for schedule in schedules:
-            for page_cluster in (0, 3):
+            for readahead in readaheads:
                 where = _replay(f"staggered_trace{args}", frames=frames, free_on_exit=True,
-                                schedule=schedule, page_cluster=page_cluster)
+                                schedule=schedule, **readahead)
                 report.checks += 1
                 try:
                     r = run(t, **{**params, "frames": frames, "free_on_exit": True, "schedule": schedule,
-                                  "page_cluster": page_cluster})
+                                  **readahead})
                 except Exception as e:  # noqa: BLE001
                     report.fail(f"{_failure(e)}{where}")
                     continue

@@ -1,3 +1,6 @@
+import math
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -129,6 +132,56 @@ def test_readahead_counters():
     t = pagesim.Trace.from_arrays(np.array([0, 1, 2, 3, 0, 4]), writes=np.array([1, 1, 1, 1, 0, 1]))
     c = pagesim.simulate(t, "lru", frames=2, page_cluster=1).counters
     assert (c["readahead_pages"], c["readahead_used"], c["readahead_wasted"]) == (1, 0, 1)
+
+
+def dd_on_hdd_2002(read_ahead_kb: int) -> "pagesim.Result":
+    """dd reading a 60 MiB file (15360 pages of 4 KiB) on hdd-2002, as the README shows."""
+    dd = pagesim.generate("stream", mib=60, files=1)
+    return pagesim.simulate(dd, "lru", frames=8192, device="hdd-2002", read_ahead_kb=read_ahead_kb)
+
+
+def test_file_readahead_streams_dd_at_the_disks_rate():
+    # hdd-2002: a read of n pages costs 0.3 ms + n * 4096 B / 30 MB/s, rounded to the ns, plus
+    # for the first (the head moves from 0 to the file, after 2 x 15360 swap slots, over a
+    # span of 3 x 15360) 1 ms + 7.5 ms * 15/8 * sqrt(2/3) + 4.17 ms. The reads follow one
+    # another on the disk and dd waits for each: elapsed = 15360 accesses of 100 ns + reads.
+    pages = 15360
+
+    def read_ns(n: int, first: bool = False) -> int:
+        ns = 0.3e6 + n * 4096 * 1e3 / 30
+        if first:
+            ns += 1e6 + 7.5e6 * 15 / 8 * math.sqrt(2 / 3) + 4.17e6
+        return int(ns + 0.5)
+
+    # Off: one read per page.
+    off = dd_on_hdd_2002(0)
+    assert off.time["elapsed_ns"] == pages * 100 + read_ns(1, True) + (pages - 1) * read_ns(1)
+    assert off.device_stats["reads"] == pages
+    # read_ahead_kb=128: windows of 4, 8, 16 pages, then 479 of 32 (4 + 8 + 16 + 479 * 32 =
+    # 15356) and the last, cut at the end of the file, of 4: 483 reads.
+    on = dd_on_hdd_2002(128)
+    windows = [4, 8, 16] + [32] * 479 + [4]
+    assert sum(windows) == pages
+    assert on.time["elapsed_ns"] == (pages * 100 + read_ns(4, True)
+                                     + sum(read_ns(n) for n in windows[1:]))
+    assert on.device_stats["reads"] == len(windows)
+    assert on.counters["major_faults"] == len(windows)
+    assert on.counters["readahead_pages"] == on.counters["readahead_used"] == pages - len(windows)
+    # The README's figures, in MB/s (1e6 B).
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for r in (off, on):
+        rate = pages * 4096 / r.time["elapsed_ns"] * 1e3
+        assert f"{rate:.1f} MB/s" in readme
+
+
+def test_read_ahead_kb_is_checked():
+    t = pagesim.Trace.from_arrays(np.array([0, 1]))
+    for bad in (-1, 16385):
+        with pytest.raises(pagesim.ConfigError,
+                           match=rf"parameter 'read_ahead_kb' = {bad} is out of range: allowed 0 to 16384"):
+            pagesim.simulate(t, "lru", frames=1, read_ahead_kb=bad)
+    with pytest.raises(pagesim.ConfigError, match="read_ahead_kb"):
+        pagesim.simulate(t, "lru", frames=1, read_ahead_kb=1.5)
 
 
 def test_results_pickle_with_every_view():

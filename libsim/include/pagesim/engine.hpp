@@ -55,6 +55,10 @@ struct EngineConfig {
   // Swap readahead (key "page_cluster", 0 to 10, default 3 = windows of 8 slots; 0 turns it
   // off): see Engine.
   unsigned page_cluster = 3;
+  // File readahead (key "read_ahead_kb", Linux's /sys/block/*/queue/read_ahead_kb, 0 to
+  // 16384, default 0 = off): windows of at most read_ahead_kb * 1024 / the trace's page size
+  // pages (Linux's ra_pages, rounded down; under two pages nothing is read ahead); see Engine.
+  unsigned read_ahead_kb = 0;
   // Swap device (key "device" and device_* / io_* keys, see device.hpp). Default "none":
   // IO costs no time, so counts-only runs pay nothing for the cost model.
   DeviceConfig device;
@@ -94,11 +98,34 @@ struct EngineConfig {
 //   page in slot `off` also reads the slots of the aligned window
 //   [(off >> page_cluster) << page_cluster, + 2^page_cluster) forward from its start,
 //   stopping at the first free slot (or the end of swap), skipping resident pages; then the
-//   faulting page. Readahead pages are resident, clean and not referenced; the engine reclaims
-//   frames for them like for the faulting page (Linux allocates them with reclaim too), at
-//   most frames - 1 of them, and fewer when the policy returns fewer victims;
+//   faulting page;
 // - file pages are read from and written to their file, placed after the swap area on the
-//   same device;
+//   same device in page id order (file_position);
+// - file readahead (read_ahead_kb > 0; Linux 2.6.20 mm/readahead.c page_cache_readahead),
+//   per process: the trace has no file identity, so a process's file faults stand for the
+//   reads of one open file (one file_ra_state), and its file pages in page id order for the
+//   file's pages in offset order. A file fault on page p is sequential when p is the page
+//   after the process's last window (its first file fault counts as a read at the start of
+//   the file: sequential too); then the window [p, p + size) is read, the fault's page and
+//   size - 1 readahead pages, size being
+//     get_init_ra_size(1, max) after no window (the first read, or a random one before it):
+//       4 pages when max >= 32, 2 when max >= 4, else max;
+//     get_next_ra_size(previous size) after a window: x4 while below max / 16, else x2,
+//       capped at max (for 32 pages: 4, 8, 16, 32, 32, ...);
+//   max being read_ahead_kb * 1024 / page size. A fault elsewhere is random: ra_off, the page
+//   is read alone and the next fault on the page after it starts a window again. The window
+//   stops at the end of the trace's pages and at the first page that is not a file page of
+//   the same process (another file, anonymous memory); resident pages in it are skipped (the
+//   page cache has them: no IO) but count towards its size. Not modelled: the asynchronous
+//   ahead window (a sequential reader waits for each window instead of reading the next while
+//   it consumes this one, so a stream's time is one wait per window, not overlapped with its
+//   CPU time), RA_FLAG_MISS shrinking (a window's page evicted before use), RA_FLAG_INCACHE
+//   and mmap's read-around (filemap_nopage);
+// - readahead pages (swap and file) are resident, clean and not referenced; the engine
+//   reclaims frames for them like for the faulting page (Linux allocates them with reclaim
+//   too), at most frames - 1 of them, and fewer when the policy returns fewer victims; the
+//   batch is read with the faulting page in position order (adjacent pages merge into
+//   requests of up to io_max_request_pages);
 // - a major fault that reads blocks its process until the read completes. Writes are
 //   asynchronous and the evicted page's frame is reused at once; the reclaiming process
 //   blocks only when io_queue_depth requests are queued (the block layer's request limit),
@@ -112,8 +139,10 @@ class Engine {
   template <class P>
   Result run(P& policy);
 
-  // next_use[i] = index of the next access to the page of access i, or kNever.
-  static PageArray<std::uint32_t> compute_next_use(const Trace& trace);
+  // next_use[i] = index of the next access to the page of access i, or kNever; and, when
+  // `first_use` is not null, (*first_use)[p] = index of the first access to page p, or kNever.
+  static PageArray<std::uint32_t> compute_next_use(const Trace& trace,
+                                                   PageArray<std::uint32_t>* first_use = nullptr);
 
   Schedule schedule() const { return schedule_; }
 
@@ -235,6 +264,9 @@ class Engine {
   void read_ahead(P& policy, std::size_t i);
   // Fills ra_ with the pages to read ahead around p's slot.
   void collect_readahead(PageId p);
+  // File readahead at a fault on file page p: updates its process's stream and fills ra_
+  // with the pages of the window after p (see Engine).
+  void collect_file_readahead(PageId p);
   // Counts a fault on access i and makes its page resident.
   void fault_in(std::size_t i);
   // The bits of a page with bits `bits` after a fault on it by an access with flags `flags`.
@@ -320,11 +352,13 @@ class Engine {
   Schedule schedule_;
   PageArray<PageBits> bits_;
   PageArray<std::uint32_t> next_use_;
-  // Prescient policies: next use of each page after its last access, for readahead pages
-  // (kept only when readahead is on: a random store per hit).
+  // Prescient policies: next use of each page after its last access (its first access before
+  // it), for readahead pages (kept only when swap or file readahead is on: a random store per
+  // hit).
   PageArray<std::uint32_t> page_next_;
   bool track_page_next_ = false;
-  // No device and no watermarks: a fault without readahead is textbook demand paging.
+  // No device, no watermarks and no file readahead: a fault without swap readahead is
+  // textbook demand paging.
   bool demand_paging_ = false;
   // No device and no slot positions: an eviction only counts (see evict).
   bool evictions_count_only_ = false;
@@ -357,13 +391,26 @@ class Engine {
   std::vector<std::uint64_t> fault_tallies_, eviction_tallies_;
   bool one_proc_ = false;
   VictimList victims_;
-  // The pages to read ahead at a fault, in slot order, with their slots (which collect_readahead
-  // knows: read_pages then need not look them up, a cache miss each).
+  // The pages to read ahead at a fault, in position order, with their positions on the
+  // device (swap slots, or file_position; which the collect functions know: read_pages then
+  // need not look them up, a cache miss each).
   struct Readahead {
     PageId page;
-    SlotId slot;
+    std::uint64_t position;
   };
   std::vector<Readahead> ra_;
+  // File readahead: the largest window in pages (ra_pages), 0 when off (read_ahead_kb under
+  // two pages, or a trace without file pages).
+  std::uint32_t file_ra_max_ = 0;
+  // Per process, its stream's state (file_ra_state): the page after its last window, or after
+  // its last random read (kStreamStart before its first file fault), and that window's size
+  // (0 after a random read: ra_off).
+  static constexpr std::uint64_t kStreamStart = ~std::uint64_t{0};
+  struct FileStream {
+    std::uint64_t next = kStreamStart;
+    std::uint32_t size = 0;
+  };
+  std::vector<FileStream> file_streams_;
 
   // Virtual time.
   std::vector<Tick> ready_at_;  // per process: when its read completes, kNoTime if unknown
@@ -526,7 +573,8 @@ __attribute__((always_inline)) inline bool Engine::fault(P& policy, std::size_t 
   if (!demand_paging_ || (config_.page_cluster != 0 && bits_[p].has(page_bits::kInSwap))) {
     return fault_general(policy, i);
   }
-  // No device, no watermarks, nothing to read ahead: one victim when memory is full.
+  // No device, no watermarks, nothing to read ahead (no file readahead either, see
+  // demand_paging_): one victim when memory is full.
   if (resident_ == config_.frames) reclaim_one(policy, i);
   fault_in(i);
   if (track_page_next_) page_next_[p] = next_use_[i];
@@ -548,9 +596,11 @@ bool Engine::fault_general(P& policy, std::size_t i) {
   ra_.clear();
   if (config_.page_cluster != 0 && swap_in) {  // in this order: swap_in is a coin toss
     collect_readahead(p);
-    // At most frames - 1 readahead pages: then want <= resident pages, as policies assume.
-    if (ra_.size() >= config_.frames) ra_.resize(config_.frames - 1);
+  } else if (file_ra_max_ != 0 && b.has(page_bits::kFile)) {
+    collect_file_readahead(p);
   }
+  // At most frames - 1 readahead pages: then want <= resident pages, as policies assume.
+  if (ra_.size() >= config_.frames) ra_.resize(config_.frames - 1);
 
   std::size_t want = reclaim_want();
   const std::size_t free = config_.frames - resident_;
@@ -577,7 +627,8 @@ template <class P>
 void Engine::read_ahead(P& policy, std::size_t i) {
   for (const Readahead& r : ra_) {
     const PageId q = r.page;
-    bits_[q].set(page_bits::kResident | page_bits::kReadahead);
+    // kSeen: a file page read ahead has been resident (a swapped-out page had it already).
+    bits_[q].set(page_bits::kResident | page_bits::kSeen | page_bits::kReadahead);
     ++resident_;
     ++resident_of_[proc_of(q)];
     ++counters_of(q).readahead_pages;
@@ -588,7 +639,7 @@ void Engine::read_ahead(P& policy, std::size_t i) {
     a.index = i;
     a.page = q;
     a.proc = proc_of(q);
-    a.kind = PageKind::kAnon;
+    a.kind = bits_[q].has(page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
     a.readahead = true;
     a.next_use = track_page_next_ ? page_next_[q] : kNever;
     policy.on_fault(a, view());
@@ -709,9 +760,9 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
 }
 
 inline bool Engine::plain(const PolicyTraits& traits) const {
-  return config_.high_watermark == 0 && trace_.num_procs() == 1 &&
-         schedule_ == Schedule::kStatic && config_.page_cluster == 0 &&
-         !config_.free_slot_on_swapin && !traits.needs_hits && !track_page_next_;
+  return config_.high_watermark == 0 && trace_.num_procs() == 1 && schedule_ == Schedule::kStatic &&
+         config_.page_cluster == 0 && file_ra_max_ == 0 && !config_.free_slot_on_swapin &&
+         !traits.needs_hits && !track_page_next_;
 }
 
 template <class P>
@@ -1032,9 +1083,10 @@ Result Engine::run(P& policy) {
                      "the others run)") +
           ": set schedule='static'");
     }
-    next_use_ = compute_next_use(trace_);
-    track_page_next_ = config_.page_cluster != 0;
-    if (track_page_next_) page_next_.assign(trace_.num_pages(), kNever);
+    track_page_next_ = config_.page_cluster != 0 || file_ra_max_ != 0;
+    // Until its first access a page's next use is that access: a file page read ahead
+    // before it was ever accessed.
+    next_use_ = compute_next_use(trace_, track_page_next_ ? &page_next_ : nullptr);
   }
   policy.reset(trace_.num_pages(), config_.frames);
   tick_ns_ = traits.tick_ns;

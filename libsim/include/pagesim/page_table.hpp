@@ -21,7 +21,7 @@ inline constexpr std::uint8_t kSeen = 8;
 inline constexpr std::uint8_t kInSwap = 16;
 // File-backed page (a copy of the trace's page kind, next to the other bits).
 inline constexpr std::uint8_t kFile = 32;
-// Brought in by swap readahead and not accessed since (cleared by the first hit).
+// Brought in by swap or file readahead and not accessed since (cleared by the first hit).
 inline constexpr std::uint8_t kReadahead = 64;
 // Freed by its process's exit (free_on_exit): never accessed again. Only error messages read
 // it (a policy that nominates it forgot on_free).

@@ -38,7 +38,8 @@ struct Counters {
   std::uint64_t swap_outs = 0;
   // Dirty file evictions: writes back to the file.
   std::uint64_t file_writes = 0;
-  // Pages brought in by swap readahead (page_cluster), not by a fault of their own.
+  // Pages brought in by swap readahead (page_cluster) or file readahead (read_ahead_kb), not
+  // by a fault of their own.
   std::uint64_t readahead_pages = 0;
   // Readahead pages accessed (a hit) before their eviction.
   std::uint64_t readahead_used = 0;

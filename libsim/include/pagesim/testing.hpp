@@ -94,9 +94,10 @@ struct Report {
 // reclaim between watermarks works, and processes that exit (free_on_exit) leave their frames
 // and swap slots free and are forgotten (Policy::on_free): exact counts on a trace where one
 // process ends before another starts, and runs on staggered_trace in every schedule, with
-// readahead, watermarks and a device. An exception thrown by the policy (any std::exception)
-// is a failure naming the run and the callback it came from ("in on_evict of page 3"), like
-// the others.
+// readahead, watermarks and a device. Traces with file pages also run with file readahead
+// (read_ahead_kb=32: windows of up to 8 pages), so every policy gets readahead file pages. An
+// exception thrown by the policy (any std::exception) is a failure naming the run and the callback
+// it came from ("in on_evict of page 3"), like the others.
 Report check_conformance(const std::string& name, const PolicyFactory& make,
                          const ConformanceOptions& options = {});
 // The same for a registered policy; also checks that the inlined replay (by name) and the

@@ -31,8 +31,9 @@ struct Access {
   // Index of the next access to the same page, or kNever. Filled only for policies whose
   // traits say needs_future; kNever otherwise.
   std::uint32_t next_use = kNever;
-  // The page was brought in by swap readahead (page_cluster) during the fault of access
-  // `index` (of another page): resident, not referenced, not dirty. See policy.hpp.
+  // The page was brought in by swap readahead (page_cluster) or file readahead
+  // (read_ahead_kb) during the fault of access `index` (of another page): resident, not
+  // referenced, not dirty. See policy.hpp.
   bool readahead = false;
 };
 
