@@ -131,7 +131,9 @@ void register_trace_io(py::module_& m) {
       [](const py::object& path) {
         return std::string(format_name(format_by_extension(fs_path(path))));
       },
-      "The format a file name implies by its extension; 'auto' for none.", py::arg("path"));
+      "The format a file name implies by its extension (or, for pinatrace, its name); 'auto' for "
+      "none.",
+      py::arg("path"));
   m.def(
       "convert",
       [](const py::object& in, const py::object& out, const std::string& format,
