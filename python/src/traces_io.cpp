@@ -93,10 +93,10 @@ void register_trace_io(py::module_& m) {
         }
         warn_lost(file, lost, 1);
       },
-      "Write the trace as `format` (auto: by the name's extension, native if none; a .gz or .zst "
-      "name is refused). A format that cannot keep part of this trace (its writes, pids, page "
-      "kinds "
-      "or page size: traces/FORMAT.md) gives a UserWarning naming the file and what was lost.",
+      "Write the trace as `format` (auto: by the name's extension, or pinatrace in the name; "
+      "native if none; a .gz or .zst name is refused). A format that cannot keep part of this "
+      "trace (its writes, pids, page kinds or page size: traces/FORMAT.md) gives a UserWarning "
+      "naming the file and what was lost.",
       py::arg("path"), py::arg("format") = "auto");
   trace.def_property_readonly("proc_accesses", [](const Trace& t) {
     std::vector<std::uint64_t> out(t.num_procs());
