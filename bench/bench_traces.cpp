@@ -24,7 +24,7 @@ const Trace& sample() {
 
 // The sample trace written in `format`, read back into memory.
 const std::string& file_bytes(TraceFormat format) {
-  static std::string cache[6];
+  static std::string cache[8];  // by TraceFormat
   std::string& bytes = cache[static_cast<int>(format)];
   if (bytes.empty()) {
     const std::string path = std::string("/tmp/pagesim_bench_traces.") + pagesim::format_name(format);
@@ -108,6 +108,8 @@ BENCHMARK_CAPTURE(parse, text, TraceFormat::kText)->Unit(benchmark::kMillisecond
 BENCHMARK_CAPTURE(parse, lackey, TraceFormat::kLackey)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(parse, csv, TraceFormat::kCsv)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(parse, oracle_general, TraceFormat::kOracleGeneral)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(parse, din, TraceFormat::kDin)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(parse, pinatrace, TraceFormat::kPinatrace)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(parse, native, TraceFormat::kNative)->Unit(benchmark::kMillisecond);
 BENCHMARK(native_load_100m)->Unit(benchmark::kMillisecond)->MinTime(2.0);
 BENCHMARK(qsbench)->Arg(16)->Unit(benchmark::kMillisecond);

@@ -141,8 +141,9 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = Non
     ----------
     path
         A trace: native ``.pgt``, text (one ``[PID] R|W ADDRESS`` per line), CSV with a
-        header, valgrind lackey output, or libCacheSim oracleGeneral; gzip or zstd compressed
-        or not. The format comes from the magic number, the extension or the first line.
+        header, valgrind lackey output, libCacheSim oracleGeneral, Dinero ``din`` or Intel Pin
+        ``pinatrace`` output; gzip or zstd compressed or not. The format comes from the magic
+        number, the name (extension, ``pinatrace`` in it) or the first line.
     page_size
         Bytes per page, a power of two; addresses are divided by it. Default: what a text
         trace written by pagesim records in its first line, else 4096 (a native trace has its
@@ -150,12 +151,14 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = Non
     page_numbers
         Text traces: the numbers are page numbers, not byte addresses.
     format
-        ``auto``, ``native``, ``text``, ``csv``, ``lackey`` or ``oracle``.
+        ``auto``, ``native``, ``text``, ``csv``, ``lackey``, ``oracle``, ``din`` or
+        ``pinatrace``.
     instructions
-        Lackey: also count instruction fetches.
+        Lackey and din: also count instruction fetches (as reads).
     pid
         The pid of accesses whose file names none: text and CSV without a pid column (default
-        0 and 1), lackey before the first ``==PID==`` line and oracleGeneral (default 1).
+        0 and 1), lackey before the first ``==PID==`` line, oracleGeneral, din and pinatrace
+        (default 1).
     """
     return Trace.load(os.fspath(path), format=format, page_size=page_size,
                       page_numbers=page_numbers, instructions=instructions, pid=pid)

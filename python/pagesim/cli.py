@@ -340,7 +340,8 @@ def _print_info(trace: "pagesim.Trace", title: str) -> None:
 
 
 # What an output file's extension says (pagesim.format_by_extension); --to/--format name any.
-_EXTENSIONS = ".pgt native, .txt or .trace text, .csv, .lackey, .ogb or oracleGeneral in the name"
+_EXTENSIONS = (".pgt native, .txt or .trace text, .csv, .lackey, .din, .ogb or oracleGeneral in the "
+               "name, pinatrace in the name")
 
 
 def _check_trace_output(path: str, fmt: str, option: str) -> None:
@@ -403,17 +404,18 @@ def cmd_info(args: argparse.Namespace) -> int:
 
 def _add_read_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="auto",
-                   help="input format: auto, native, text, csv, lackey, oracle (default: from the "
-                        "magic number, extension or first line)")
+                   help="input format: auto, native, text, csv, lackey, oracle, din, pinatrace "
+                        "(default: from the magic number, name or first line)")
     p.add_argument("--page-size", type=int,
                    help="bytes per page (default: what a text trace written by pagesim records, "
                         "else 4096)")
     p.add_argument("--page-numbers", action="store_true", help="text: addresses are page numbers")
-    p.add_argument("--instructions", action="store_true", help="lackey: count instruction fetches")
+    p.add_argument("--instructions", action="store_true",
+                   help="lackey and din: count instruction fetches (as reads)")
     p.add_argument("--pid", type=int,
                    help="the pid of accesses whose file names none: text and CSV without a pid "
                         "column (default 0 and 1), lackey before its first ==PID== line, "
-                        "oracleGeneral (default 1)")
+                        "oracleGeneral, din and pinatrace (default 1)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -509,7 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument("-o", "--output", help=f"trace file to write (format by extension: {_EXTENSIONS}); "
                                             "without it, print the trace's summary")
     gen.add_argument("--format", default="auto",
-                     help="output format: native, text, csv, lackey, oracle (default: by extension)")
+                     help="output format: native, text, csv, lackey, oracle, din, pinatrace (default: "
+                          "by extension)")
     gen.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="other generator option, e.g. -P files=1000 (repeatable)")
     gen.set_defaults(func=cmd_gen)
@@ -518,7 +521,8 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("input", help="trace file (gzip or zstd compressed or not)")
     convert.add_argument("output", help=f"file to write; format by extension: {_EXTENSIONS}")
     convert.add_argument("--to", default="auto",
-                         help="output format: native, text, csv, lackey, oracle (default: by extension)")
+                         help="output format: native, text, csv, lackey, oracle, din, pinatrace (default: "
+                          "by extension)")
     _add_read_options(convert)
     convert.set_defaults(func=cmd_convert)
 

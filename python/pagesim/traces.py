@@ -133,12 +133,12 @@ def together(traces: Sequence[Any]) -> Trace:
 def convert(input: PathLike, output: PathLike, *, format: str = "auto", out_format: str = "auto",
             page_size: Optional[int] = None, page_numbers: bool = False, instructions: bool = False,
             pid: Optional[int] = None) -> None:
-    """Convert a trace file; formats from the magic number / extension unless given.
+    """Convert a trace file; formats from the magic number / name unless given.
 
     The read options are :func:`pagesim.load`'s. Converting a streaming format (text, lackey,
-    CSV, oracleGeneral; gzip or zstd compressed or not) to native uses memory proportional to
-    the distinct pages, not to the accesses. An output name ending in ``.gz``, ``.zst`` or
-    ``.zstd`` is refused (pagesim writes no compressed files). When the output format cannot
+    CSV, oracleGeneral, din, pinatrace; gzip or zstd compressed or not) to native uses memory
+    proportional to the distinct pages, not to the accesses. An output name ending in ``.gz``,
+    ``.zst`` or ``.zstd`` is refused (pagesim writes no compressed files). When the output format cannot
     keep all of the trace (its writes, pids, page kinds or page size: traces/FORMAT.md has
     the table), a ``UserWarning`` names the file and what was lost, as ``Trace.save`` does.
     """
@@ -147,7 +147,7 @@ def convert(input: PathLike, output: PathLike, *, format: str = "auto", out_form
 
 
 def detect_format(path: PathLike) -> str:
-    """The format of a trace file: native, text, csv, lackey or oracle."""
+    """The format of a trace file: native, text, csv, lackey, oracle, din or pinatrace."""
     return _core.detect_format(os.fspath(path))
 
 

@@ -93,10 +93,10 @@ void register_trace_io(py::module_& m) {
         }
         warn_lost(file, lost, 1);
       },
-      "Write the trace as `format` (auto: by the name's extension, native if none; a .gz or .zst "
-      "name is refused). A format that cannot keep part of this trace (its writes, pids, page "
-      "kinds "
-      "or page size: traces/FORMAT.md) gives a UserWarning naming the file and what was lost.",
+      "Write the trace as `format` (auto: by the name's extension, or pinatrace in the name; "
+      "native if none; a .gz or .zst name is refused). A format that cannot keep part of this "
+      "trace (its writes, pids, page kinds or page size: traces/FORMAT.md) gives a UserWarning "
+      "naming the file and what was lost.",
       py::arg("path"), py::arg("format") = "auto");
   trace.def_property_readonly("proc_accesses", [](const Trace& t) {
     std::vector<std::uint64_t> out(t.num_procs());
@@ -131,7 +131,9 @@ void register_trace_io(py::module_& m) {
       [](const py::object& path) {
         return std::string(format_name(format_by_extension(fs_path(path))));
       },
-      "The format a file name implies by its extension; 'auto' for none.", py::arg("path"));
+      "The format a file name implies by its extension (or, for pinatrace, its name); 'auto' for "
+      "none.",
+      py::arg("path"));
   m.def(
       "convert",
       [](const py::object& in, const py::object& out, const std::string& format,

@@ -1,5 +1,5 @@
-// Trace file formats: round trips, a hand-written lackey file, compressed input, streaming
-// conversion, and a TraceFormatError for every kind of bad input.
+// Trace file formats: round trips, hand-written lackey, din and pinatrace files, compressed input,
+// streaming conversion, and a TraceFormatError for every kind of bad input.
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -150,6 +150,129 @@ TEST_CASE("a hand-written lackey file gives the expected page accesses") {
   CHECK(parse_trace(lackey, {}).size() == t.size());
 }
 
+TEST_CASE("a hand-written din file gives the expected page accesses") {
+  // 4096-byte pages, pid 1 (din has none). Line by line:
+  //   2 0                    instruction fetch: skipped by default
+  //   0 1000                 R page 1
+  //   0 70f60888             R 0x70f60 = 462688
+  //   1 70F6088c 4           W 462688 (upper-case hex; the rest of the line is ignored)
+  //   3 0x2fff               other access, with Dinero IV's 0x: R 2
+  //   4 5000                 cache flush: skipped
+  //   <tab>1<tab>0x00003000 comment   W 3
+  //   (blank line)           skipped
+  const std::string din =
+      "2 0\n"
+      "0 1000\n"
+      "0 70f60888\n"
+      "1 70F6088c 4\n"
+      "3 0x2fff\n"
+      "4 5000\n"
+      "\t1\t0x00003000   comment\n"
+      "\n";
+  const Trace t = parse_trace(din, as(TraceFormat::kDin));
+  CHECK(accesses_of(t) == "1 R 1\n1 R 462688\n1 W 462688\n1 R 2\n1 W 3\n");
+  // With instruction fetches: "2 0" reads page 0 first.
+  ReadOptions o = as(TraceFormat::kDin);
+  o.instructions = true;
+  CHECK(accesses_of(parse_trace(din, o)) == "1 R 0\n1 R 1\n1 R 462688\n1 W 462688\n1 R 2\n1 W 3\n");
+  // 8192-byte pages and pid 7: 0x1000 >> 13 = 0, 0x70f60888 >> 13 = 231344, 0x2fff >> 13 = 1.
+  o.instructions = false;
+  o.page_size = 8192;
+  o.pid = 7;
+  CHECK(accesses_of(parse_trace(din, o)) == "7 R 0\n7 R 231344\n7 W 231344\n7 R 1\n7 W 1\n");
+  // Detected by its first line.
+  CHECK(accesses_of(parse_trace(din, {})) == accesses_of(t));
+}
+
+TEST_CASE("a hand-written pinatrace file gives the expected page accesses") {
+  // As Pin's pinatrace prints them on Linux (%p is 0x... in glibc), then #eof; 4096-byte pages:
+  //   W 0x7ffd6d1bc8f8 -> page 34357039548; R 0x7f1c2a3c6e70 -> 34120836038; R 0x1000 -> 1.
+  const std::string pin =
+      "0x7f1c2a1b4e43: W 0x7ffd6d1bc8f8\n"
+      "0x7f1c2a1b4e50: R 0x7f1c2a3c6e70\n"
+      "\n"
+      "0x401000: R 0x1000\n"
+      "#eof\n";
+  const std::string expected = "1 W 34357039548\n1 R 34120836038\n1 R 1\n";
+  CHECK(accesses_of(parse_trace(pin, as(TraceFormat::kPinatrace))) == expected);
+  CHECK(accesses_of(parse_trace(pin, {})) == expected);  // detected by its first line
+  // The tool was killed before its Fini: no #eof, the same accesses.
+  CHECK(accesses_of(parse_trace(pin.substr(0, pin.size() - 5), as(TraceFormat::kPinatrace))) ==
+        expected);
+  // Windows' %p prints upper-case hex without 0x.
+  CHECK(accesses_of(parse_trace("0000000140001000: W 000000000012FF08\n#eof\n", {})) ==
+        "1 W 303\n");
+}
+
+TEST_CASE("din and pinatrace round trips: the writers' exact lines and the same accesses back") {
+  TraceBuilder b(4096, "one process");
+  b.add(1, 0x7f001, false);
+  b.add(1, 0x400, true);
+  b.add(1, 0x7f001, true);
+  const Trace t = std::move(b).build();
+  TempFile din("rt.din");
+  CHECK(write_trace(t, din.path()).empty());  // one process, pid 1, anonymous, 4096: nothing lost
+  CHECK(din.read() == "0 7f001000\n1 400000\n1 7f001000\n");
+  check_same_columns(t, read_trace(din.path()));
+  TempFile pin("rt_pinatrace.out");
+  CHECK(write_trace(t, pin.path()).empty());
+  CHECK(pin.read() == "0x0: R 0x7f001000\n0x0: W 0x400000\n0x0: W 0x7f001000\n#eof\n");
+  check_same_columns(t, read_trace(pin.path()));
+  // gzip input, by name and by content.
+  for (const auto& [name, contents] : {std::pair<std::string, std::string>{"rt.din.gz", din.read()},
+                                       {"rt_din.gz", din.read()},
+                                       {"rt_pinatrace.out.gz", pin.read()},
+                                       {"rt_pin.gz", pin.read()}}) {
+    CAPTURE(name);
+    TempFile packed(name, gzip(contents));
+    check_same_columns(t, read_trace(packed.path()));
+  }
+  // Several processes: the pages of pid 7 and pid 9 are read back as pid 1's.
+  TempFile two("rt_two.din");
+  write_trace(anon_trace(), two.path());
+  CHECK(accesses_of(read_trace(two.path())) ==
+        "1 R 520193\n1 W 520194\n1 R 1024\n1 W 520193\n1 W 1025\n1 R 1024\n1 R 16\n1 R 520194\n");
+}
+
+TEST_CASE("din and pinatrace are detected by name or first line; the other formats stay theirs") {
+  CHECK(format_by_extension("a/t.din") == TraceFormat::kDin);
+  CHECK(format_by_extension("T.DIN.zst") == TraceFormat::kDin);
+  CHECK(format_by_extension("pinatrace.out") == TraceFormat::kPinatrace);
+  CHECK(format_by_extension("run1.pinatrace.gz") == TraceFormat::kPinatrace);
+  CHECK(format_by_extension("pinatrace.txt") == TraceFormat::kText);  // an extension wins
+  CHECK(format_by_extension("pinatrace.pgt") == TraceFormat::kNative);
+  CHECK(format_by_extension("trace.out") == TraceFormat::kAuto);
+  // By name, whatever the content says.
+  TempFile din_named("named.din", "0 1000\n");
+  CHECK(detect_format(din_named.path()) == TraceFormat::kDin);
+  TempFile pin_named("pinatrace.out", "#eof\n");
+  CHECK(detect_format(pin_named.path()) == TraceFormat::kPinatrace);
+  // By the first line that is not blank nor a comment.
+  const std::pair<const char*, TraceFormat> by_content[] = {
+      {"\n2 0\n0 1000\n", TraceFormat::kDin},
+      {"3 0x2fff\n", TraceFormat::kDin},
+      {"0x401000: R 0x7ffd0000\n#eof\n", TraceFormat::kPinatrace},
+      {"0000000140001000: W 000000000012FF08\n", TraceFormat::kPinatrace},
+      // A text line's op is R or W, no hex digit: "PID OP ADDRESS" and "OP ADDRESS" stay text.
+      {"0 R 0x10\n", TraceFormat::kText},
+      {"1 W 1f\n", TraceFormat::kText},
+      {"R 1f\n", TraceFormat::kText},
+      {"# c\nw 4096\n", TraceFormat::kText},
+      // Not quite din (label 5, no address, a comma): what they were before.
+      {"5 1000\n", TraceFormat::kText},
+      {"0\n", TraceFormat::kText},
+      {"0 1000,4\n", TraceFormat::kCsv},
+      {"page,op\n1,R\n", TraceFormat::kCsv},
+      {" L 1000,4\n", TraceFormat::kLackey},
+      {"I  04000ff0,8\n", TraceFormat::kLackey},
+  };
+  for (const auto& [data, format] : by_content) {
+    CAPTURE(data);
+    TempFile f("sniffed", data);
+    CHECK(detect_format(f.path()) == format);
+  }
+}
+
 TEST_CASE("CSV: columns in any order, address or page, optional op, pid, time and kind") {
   const Trace t = parse_trace("time,address,op,pid,kind\n1,0x1000,W,3,anon\n2,8192,read,3,file\n2.5,0x1fff,r,4,0\n",
                               as(TraceFormat::kCsv));
@@ -282,6 +405,55 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
        "<string>:1: expected at least one lackey access"},
       {"lackey only fetches", "I  0400,4\n", TraceFormat::kLackey,
        "found only instruction fetches"},
+      // din
+      {"din unknown label", "0 1000\n5 2000\n", TraceFormat::kDin,
+       "<string>:2: expected a din label 0 (read), 1 (write), 2 (instruction fetch), 3 (other "
+       "access) or 4 (cache flush) before the address, got '5'"},
+      {"din op letter", "r 1000\n", TraceFormat::kDin, "<string>:1: expected a din label 0 (read)"},
+      {"din comment", "# a comment\n0 1000\n", TraceFormat::kDin, "got '#'"},
+      {"din non-hex address", "0 12g4\n", TraceFormat::kDin,
+       "<string>:1: expected a hexadecimal address (at most 64 bits) after the label, got '12g4'"},
+      {"din missing address", "0 1000\n1\n", TraceFormat::kDin,
+       "<string>:2: expected a hexadecimal address (at most 64 bits) after the label, got nothing"},
+      {"din beyond 64 bits", "1 10000000000000000\n", TraceFormat::kDin,
+       "<string>:1: expected a hexadecimal address (at most 64 bits) after the label, got "
+       "'10000000000000000'"},
+      {"din empty", "", TraceFormat::kDin,
+       "<string>: empty file: expected at least one din access 'LABEL ADDRESS' (label 0 to 3), "
+       "found none"},
+      {"din only flushes", "4 0\n", TraceFormat::kDin,
+       "<string>:1: expected at least one din access 'LABEL ADDRESS' (label 0 to 3), found none"},
+      {"din only fetches", "2 1000\n2 1004\n", TraceFormat::kDin,
+       "<string>:2: expected at least one data access (label 0, 1 or 3), found only instruction "
+       "fetches (read them with instructions=True)"},
+      // pinatrace
+      {"pinatrace unknown op", "0x401000: X 0x10\n", TraceFormat::kPinatrace,
+       "<string>:1: expected R or W after the instruction address, got 'X'"},
+      {"pinatrace lower-case op", "0x401000: r 0x10\n", TraceFormat::kPinatrace,
+       "<string>:1: expected R or W after the instruction address, got 'r'"},
+      {"pinatrace non-hex address", "0x401000: R 0x1g\n", TraceFormat::kPinatrace,
+       "<string>:1: expected a hexadecimal address (at most 64 bits), got '0x1g'"},
+      {"pinatrace missing address", "0x401000: W\n", TraceFormat::kPinatrace,
+       "<string>:1: expected a hexadecimal address (at most 64 bits), got nothing"},
+      {"pinatrace missing op", "0x401000:\n", TraceFormat::kPinatrace,
+       "<string>:1: expected R or W after the instruction address, got nothing"},
+      {"pinatrace no colon", "0x401000: R 0x10\n0x401000 R 0x10\n", TraceFormat::kPinatrace,
+       "<string>:2: expected a pinatrace line 'IP: R ADDRESS' or 'IP: W ADDRESS' (IP and ADDRESS "
+       "hexadecimal), got '0x401000 R 0x10'"},
+      {"pinatrace bad ip", "0x40z000: R 0x10\n", TraceFormat::kPinatrace,
+       "<string>:1: expected a pinatrace line"},
+      {"pinatrace extra field", "0x401000: R 0x10 8\n", TraceFormat::kPinatrace,
+       "<string>:1: expected the line to end after the address, got '8'"},
+      {"pinatrace after #eof", "0x1: R 0x10\n#eof\n\n0x2: W 0x20\n", TraceFormat::kPinatrace,
+       "<string>:4: expected nothing after the '#eof' that ends the trace on line 2, got '0x2: W "
+       "0x20'"},
+      {"pinatrace #eof twice", "0x1: R 0x10\n#eof\n#eof\n", TraceFormat::kPinatrace,
+       "<string>:3: expected nothing after the '#eof'"},
+      {"pinatrace only #eof", "#eof\n", TraceFormat::kPinatrace,
+       "<string>:1: expected at least one pinatrace access 'IP: R ADDRESS' or 'IP: W ADDRESS', "
+       "found none"},
+      {"pinatrace empty", "", TraceFormat::kPinatrace,
+       "<string>: empty file: expected at least one pinatrace access"},
       // csv
       {"csv empty", "", TraceFormat::kCsv, "<string>: empty file: expected a CSV header line"},
       {"csv header only", "page,op\n", TraceFormat::kCsv,
@@ -337,6 +509,14 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
 TEST_CASE("errors from files name the file") {
   TempFile f("bad.lackey", " L 0400,4\n Q 0400,4\n");
   CHECK(message_of([&] { read_trace(f.path()); }).rfind(f.path() + ":2: expected a lackey access", 0) == 0);
+  TempFile din("bad.din.gz", gzip("0 1000\n1 0x\n"));
+  CHECK(message_of([&] { read_trace(din.path()); }) ==
+        din.path() +
+            ":2: expected a hexadecimal address (at most 64 bits) after the label, got '0x'");
+  TempFile pin("bad_pinatrace.out", "0x1: R 0x10\n#eof\n0x1: R 0x10\n");
+  CHECK(message_of([&] {
+          read_trace(pin.path());
+        }).rfind(pin.path() + ":3: expected nothing after", 0) == 0);
   std::string record(30, '\xff');
   TempFile g("trunc.oracleGeneral", record);
   CHECK(message_of([&] { read_trace(g.path()); }).rfind(g.path() + ": byte 24: truncated record", 0) == 0);
@@ -613,9 +793,9 @@ TEST_CASE("oracleGeneral skips records of size 0, as libCacheSim does; errors co
 TEST_CASE("a compressed output name is refused whatever the format asked for") {
   const Trace t = pages_trace({1, 2});
   TempFile in("plain.txt", "R 0x1000\n");
-  for (const TraceFormat f :
-       {TraceFormat::kText, TraceFormat::kCsv, TraceFormat::kLackey, TraceFormat::kNative,
-        TraceFormat::kOracleGeneral, TraceFormat::kAuto}) {
+  for (const TraceFormat f : {TraceFormat::kText, TraceFormat::kCsv, TraceFormat::kLackey,
+                              TraceFormat::kNative, TraceFormat::kOracleGeneral, TraceFormat::kDin,
+                              TraceFormat::kPinatrace, TraceFormat::kAuto}) {
     CAPTURE(format_name(f));
     TempFile out("out.txt.zst");
     const std::string expected = "cannot write '" + out.path() +
@@ -669,6 +849,8 @@ TEST_CASE("the pid option is the pid of accesses whose line names none, in every
        {std::pair{TraceFormat::kText, std::string("R 0x1000\n")},
         std::pair{TraceFormat::kCsv, std::string("page\n1\n")},
         std::pair{TraceFormat::kLackey, std::string(" L 1000,1\n")},
+        std::pair{TraceFormat::kDin, std::string("0 1000\n")},
+        std::pair{TraceFormat::kPinatrace, std::string("0x1: R 0x1000\n")},
         std::pair{TraceFormat::kOracleGeneral, oracle_record(1, 1, -1)}}) {
     CAPTURE(format_name(format));
     o.format = format;
@@ -693,6 +875,17 @@ TEST_CASE("lost_in says what a format does not keep of this trace, and only that
         "oracleGeneral does not keep all of this trace: its 1 writes become reads; its 2 processes "
         "become one, "
         "pid 1, whose pages are pid << 40 | vpn; its 2 file-backed pages become anonymous");
+  // din and pinatrace keep the writes, and lose the rest as oracleGeneral does.
+  CHECK(
+      lost_in(mixed, TraceFormat::kDin) ==
+      "din does not keep all of this trace: its 2 processes become one, pid 1, in which pages of "
+      "different processes at one address are one page; its 2 file-backed pages become anonymous");
+  CHECK(lost_in(mixed, TraceFormat::kPinatrace) ==
+        "pinatrace does not keep all of this trace: its 2 processes become one, pid 1, in which "
+        "pages of different processes at one address are one page; its 2 file-backed pages become "
+        "anonymous");
+  CHECK(lost_in(pages_trace({1, 2, 1}, {true, false, true}), TraceFormat::kDin).empty());
+  CHECK(lost_in(pages_trace({1, 2, 1}, {true, false, true}), TraceFormat::kPinatrace).empty());
   // pid 1, no writes, anonymous, 4096-byte pages: oracleGeneral loses nothing.
   CHECK(lost_in(pages_trace({1, 2, 1}), TraceFormat::kOracleGeneral).empty());
   TraceBuilder b(8192);
@@ -704,6 +897,13 @@ TEST_CASE("lost_in says what a format does not keep of this trace, and only that
         "it back with page_size=8192)");
   CHECK(lost_in(big, TraceFormat::kOracleGeneral) ==
         "oracleGeneral does not keep all of this trace: its pid 5 becomes pid 1 (read it back with "
+        "pid=5); its page size, 8192 bytes, is not recorded (read it back with page_size=8192)");
+  CHECK(
+      lost_in(big, TraceFormat::kDin) ==
+      "din does not keep all of this trace: its pid 5 becomes pid 1 (read it back with pid=5); its "
+      "page size, 8192 bytes, is not recorded (read it back with page_size=8192)");
+  CHECK(lost_in(big, TraceFormat::kPinatrace) ==
+        "pinatrace does not keep all of this trace: its pid 5 becomes pid 1 (read it back with "
         "pid=5); its page size, 8192 bytes, is not recorded (read it back with page_size=8192)");
 }
 

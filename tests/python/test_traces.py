@@ -216,7 +216,8 @@ def test_cli_output_format_by_extension_or_option(tmp_path):
     # An unknown extension silently wrote the native format.
     src = tmp_path / "t.txt"
     src.write_text("R 0x1000\nW 0x2000\n")
-    known = ".pgt native, .txt or .trace text, .csv, .lackey, .ogb or oracleGeneral in the name"
+    known = (".pgt native, .txt or .trace text, .csv, .lackey, .din, .ogb or oracleGeneral in the name, "
+             "pinatrace in the name")
     for args, option in ((["convert", str(src), str(tmp_path / "out.bogus")], "--to"),
                          (["gen", "loop", "-P", "accesses=10", "-P", "pages=3", "-o",
                            str(tmp_path / "z.xyz")], "--format")):
@@ -465,3 +466,68 @@ def test_pid_option_and_smaller_reader_fixes(tmp_path):
         pagesim.load(tmp_path / "empty.txt")
     with pytest.raises(pagesim.TraceFormatError, match=r"gone.txt: cannot open: No such file"):
         pagesim.load(tmp_path / "gone.txt")
+
+
+# Dinero din: a fetch (skipped), R 0x1000, W 0x70f6088c (the size after it ignored), label 3
+# (another kind of access: a read) at 0x2fff, a cache flush (skipped).
+DIN = "2 0\n0 1000\n1 70f6088c 4\n3 0x2fff\n4 5000\n"
+# Pin's pinatrace: W 0x7ffd6d1bc8f8 (page 0x7ffd6d1bc), R 0x1000, the end.
+PIN = "0x7f1c2a1b4e43: W 0x7ffd6d1bc8f8\n0x401000: R 0x1000\n#eof\n"
+
+
+def accesses(t):
+    return list(zip(t.page_vpns[t.pages].tolist(), t.flags.tolist()))
+
+
+def test_din_and_pinatrace_load_detect_and_round_trip(tmp_path):
+    (tmp_path / "t.din").write_text(DIN)
+    t = pagesim.load(tmp_path / "t.din")
+    assert accesses(t) == [(1, 0), (0x70f60, 1), (2, 0)] and t.proc_pids.tolist() == [1]
+    assert accesses(pagesim.load(tmp_path / "t.din", instructions=True)) == [(0, 0), (1, 0), (0x70f60, 1), (2, 0)]
+    (tmp_path / "pinatrace.out").write_text(PIN)
+    p = pagesim.load(tmp_path / "pinatrace.out", pid=4)
+    assert accesses(p) == [(0x7ffd6d1bc, 1), (1, 0)] and p.proc_pids.tolist() == [4]
+    # By name, and by the first line whatever the name, compressed or not.
+    (tmp_path / "bare").write_text(DIN)
+    (tmp_path / "bare.gz").write_bytes(gzip.compress(PIN.encode()))
+    assert [pagesim.traces.detect_format(tmp_path / n) for n in ["t.din", "pinatrace.out", "bare", "bare.gz"]] == [
+        "din", "pinatrace", "din", "pinatrace"]
+    assert same(pagesim.load(tmp_path / "bare.gz"), pagesim.load(tmp_path / "pinatrace.out"))
+    # One process, pid 1, anonymous, 4096-byte pages: written without a warning (-W error) and
+    # read back the same.
+    for name in ["r.din", "r.pinatrace"]:
+        t.save(tmp_path / name)
+        assert same(pagesim.load(tmp_path / name), t)
+    assert (tmp_path / "r.din").read_text() == "0 1000\n1 70f60000\n0 2000\n"
+    assert (tmp_path / "r.pinatrace").read_text() == "0x0: R 0x1000\n0x0: W 0x70f60000\n0x0: R 0x2000\n#eof\n"
+
+
+def test_din_and_pinatrace_lossy_writes_errors_and_cli(tmp_path):
+    two = pagesim.Trace.from_arrays([5, 6, 5], writes=[1, 0, 0], pids=[3, 4, 3])
+    with pytest.warns(UserWarning) as caught:
+        two.save(tmp_path / "two.din")
+    assert [str(w.message) for w in caught] == [
+        f"{tmp_path / 'two.din'}: din does not keep all of this trace: its 2 processes become one, pid 1, "
+        f"in which pages of different processes at one address are one page"]
+    assert (tmp_path / "two.din").read_text() == "1 5000\n0 6000\n0 5000\n"
+    r = cli("convert", str(tmp_path / "two.din"), str(tmp_path / "two.pinatrace.out"))
+    assert r.stderr == ""  # pid 1, anonymous, 4096-byte pages: pinatrace keeps all of it
+    assert (tmp_path / "two.pinatrace.out").read_text() == "0x0: W 0x5000\n0x0: R 0x6000\n0x0: R 0x5000\n#eof\n"
+    r = cli("convert", str(tmp_path / "two.din"), str(tmp_path / "p.din"), "--pid", "9", "--to", "din")
+    assert r.stderr == (f"pagesim: note: {tmp_path / 'p.din'}: din does not keep all of this trace: its pid 9 "
+                        f"becomes pid 1 (read it back with --pid 9)\n")
+    # --format names them; --instructions counts din's fetches.
+    (tmp_path / "t.txt").write_text(DIN)
+    info = cli("info", "--format", "din", "--instructions", str(tmp_path / "t.txt")).stdout
+    assert info.startswith(f"# {tmp_path / 't.txt'} (din)\naccesses   4\n"), info
+    # Bad input: the file, the line and what was expected.
+    (tmp_path / "bad.din").write_text("0 1000\n7 2000\n")
+    r = cli("info", str(tmp_path / "bad.din"), check=False)
+    assert r.returncode == 2 and r.stderr == (
+        f"pagesim: error: {tmp_path / 'bad.din'}:2: expected a din label 0 (read), 1 (write), 2 (instruction "
+        f"fetch), 3 (other access) or 4 (cache flush) before the address, got '7'\n")
+    (tmp_path / "pinatrace.out").write_text(PIN + "0x1: R 0x10\n")
+    with pytest.raises(pagesim.TraceFormatError,
+                       match=r"pinatrace.out:4: expected nothing after the '#eof' that ends the trace on "
+                             r"line 3, got '0x1: R 0x10'$"):
+        pagesim.load(tmp_path / "pinatrace.out")

@@ -21,12 +21,6 @@ namespace {
 
 constexpr std::uint64_t kMaxSize = 1 << 16;
 
-// Lackey prints bare hex; an 0x prefix is accepted too.
-bool parse_hex(std::string_view text, std::uint64_t& value) {
-  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) text.remove_prefix(2);
-  return parse_hex_digits(text, value);
-}
-
 bool parse_dec(std::string_view text, std::uint64_t& value) {
   return !text.empty() && text[0] != '0' ? parse_u64(text, value) : (text == "0" ? (value = 0, true) : false);
 }

@@ -102,6 +102,12 @@ bool parse_hex_digits(std::string_view digits, std::uint64_t& value) {
   return true;
 }
 
+bool parse_hex(std::string_view text, std::uint64_t& value) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+    text.remove_prefix(2);
+  return parse_hex_digits(text, value);
+}
+
 bool parse_decimal(std::string_view text, std::uint64_t& value) {
   if (text.empty()) return false;
   std::uint64_t v = 0;

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <string_view>
 
 #include "pagesim/byte_source.hpp"
 #include "pagesim/line_reader.hpp"
@@ -15,6 +16,24 @@ std::uint64_t stream_text(LineReader& in, const ReadOptions& options, AccessSink
 std::uint64_t stream_lackey(LineReader& in, const ReadOptions& options, AccessSink& sink);
 std::uint64_t stream_csv(LineReader& in, const ReadOptions& options, AccessSink& sink);
 std::uint64_t stream_oracle_general(ByteSource& in, const ReadOptions& options, AccessSink& sink);
+std::uint64_t stream_din(LineReader& in, const ReadOptions& options, AccessSink& sink);
+std::uint64_t stream_pinatrace(LineReader& in, const ReadOptions& options, AccessSink& sink);
+
+// One line of each of these formats, parsed by its reader and by the format detection alike:
+// "" if `line` is one (and `out` is set), else what was expected instead, for the message.
+struct DinLine {
+  std::uint64_t label;  // 0 read, 1 write, 2 instruction fetch, 3 other access, 4 cache flush
+  std::uint64_t address;
+};
+std::string parse_din_line(std::string_view line, DinLine& out);
+struct PinatraceLine {
+  bool write;
+  std::uint64_t address;
+};
+std::string parse_pinatrace_line(std::string_view line, PinatraceLine& out);
+
+// Whether `line` holds nothing but blanks and tabs.
+inline bool is_blank(std::string_view line) { return next_field(line).empty(); }
 
 std::uint32_t page_shift(std::uint32_t page_size);
 
@@ -66,5 +85,9 @@ class OutputFile {
 // `s` in quotes for a message, at most 40 bytes of it; bytes that are not printable ASCII
 // (a NUL, a byte of a binary file) as \xNN, so the message stays one line of valid UTF-8.
 std::string quoted(std::string_view s);
+// quoted(s), or "nothing" for a field that is missing.
+inline std::string quoted_or_nothing(std::string_view s) {
+  return s.empty() ? "nothing" : quoted(s);
+}
 
 }  // namespace pagesim::detail

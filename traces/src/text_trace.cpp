@@ -12,14 +12,7 @@ namespace {
 std::size_t split(std::string_view line, std::string_view (&fields)[4]) {
   if (auto hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
   std::size_t n = 0;
-  std::size_t i = 0;
-  while (n < 4) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
-    if (i == line.size()) break;
-    const std::size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t') ++i;
-    fields[n++] = line.substr(start, i - start);
-  }
+  for (std::string_view f; n < 4 && !(f = next_field(line)).empty();) fields[n++] = f;
   return n;
 }
 

@@ -38,8 +38,12 @@ TraceFormat format_by_extension(const std::string& path) {
   if (ends_with(name, ".pgt")) return TraceFormat::kNative;
   if (ends_with(name, ".csv")) return TraceFormat::kCsv;
   if (ends_with(name, ".lackey")) return TraceFormat::kLackey;
+  if (ends_with(name, ".din")) return TraceFormat::kDin;
   if (name.find("oraclegeneral") != std::string::npos || ends_with(name, ".ogb")) return TraceFormat::kOracleGeneral;
   if (ends_with(name, ".txt") || ends_with(name, ".trace")) return TraceFormat::kText;
+  // Pin's pinatrace writes pinatrace.out; an extension of another format (such as the .txt of
+  // a conversion's output) wins.
+  if (name.find("pinatrace") != std::string::npos) return TraceFormat::kPinatrace;
   return TraceFormat::kAuto;
 }
 
@@ -69,6 +73,12 @@ TraceFormat sniff(std::string_view head) {
         line.substr(0, 3) == " M ") {
       return TraceFormat::kLackey;
     }
+    // A text line's op (R or W) is no hexadecimal digit, so no text line is a din or a
+    // pinatrace line.
+    detail::PinatraceLine pin{};
+    if (detail::parse_pinatrace_line(line, pin).empty()) return TraceFormat::kPinatrace;
+    detail::DinLine din{};
+    if (detail::parse_din_line(line, din).empty()) return TraceFormat::kDin;
     return line.find(',') != std::string_view::npos ? TraceFormat::kCsv : TraceFormat::kText;
   }
   return TraceFormat::kText;
@@ -83,9 +93,11 @@ std::string head_of(ByteSource& source) {
 }
 
 [[noreturn]] void unknown(const std::string& name) {
-  throw TraceFormatError(name, TraceFormatError::ByteOffset{0},
-                         "cannot tell the trace format: expected a pagesim native trace, text, CSV or lackey "
-                         "output; name the format (format='oracle' for libCacheSim oracleGeneral)");
+  throw TraceFormatError(
+      name, TraceFormatError::ByteOffset{0},
+      "cannot tell the trace format: expected a pagesim native trace, text, CSV, "
+      "lackey, din or pinatrace; name the format (format='oracle' for libCacheSim "
+      "oracleGeneral)");
 }
 
 std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format, const ReadOptions& options,
@@ -95,10 +107,14 @@ std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format
       return detail::stream_oracle_general(*source, options, sink);
     case TraceFormat::kText:
     case TraceFormat::kLackey:
-    case TraceFormat::kCsv: {
+    case TraceFormat::kCsv:
+    case TraceFormat::kDin:
+    case TraceFormat::kPinatrace: {
       LineReader reader = LineReader::from_source(std::move(source));
       if (format == TraceFormat::kText) return detail::stream_text(reader, options, sink);
       if (format == TraceFormat::kLackey) return detail::stream_lackey(reader, options, sink);
+      if (format == TraceFormat::kDin) return detail::stream_din(reader, options, sink);
+      if (format == TraceFormat::kPinatrace) return detail::stream_pinatrace(reader, options, sink);
       return detail::stream_csv(reader, options, sink);
     }
     case TraceFormat::kNative:
@@ -129,8 +145,11 @@ TraceFormat parse_format(std::string_view name) {
   if (n == "lackey") return TraceFormat::kLackey;
   if (n == "csv") return TraceFormat::kCsv;
   if (n == "oracle" || n == "oraclegeneral") return TraceFormat::kOracleGeneral;
-  throw ConfigError("trace format '" + std::string(name) +
-                    "' is not known: allowed auto, text, native, lackey, csv, oracle");
+  if (n == "din") return TraceFormat::kDin;
+  if (n == "pinatrace") return TraceFormat::kPinatrace;
+  throw ConfigError(
+      "trace format '" + std::string(name) +
+      "' is not known: allowed auto, text, native, lackey, csv, oracle, din, pinatrace");
 }
 
 const char* format_name(TraceFormat format) {
@@ -141,6 +160,10 @@ const char* format_name(TraceFormat format) {
     case TraceFormat::kLackey: return "lackey";
     case TraceFormat::kCsv: return "csv";
     case TraceFormat::kOracleGeneral: return "oracle";
+    case TraceFormat::kDin:
+      return "din";
+    case TraceFormat::kPinatrace:
+      return "pinatrace";
   }
   return "?";
 }
@@ -267,6 +290,27 @@ void write_lackey(const Trace& t, const std::string& path) {
   out.commit();
 }
 
+void write_din(const Trace& t, const std::string& path) {
+  detail::refuse_empty(t, path);
+  detail::OutputFile out(path);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    std::fprintf(out.get(), "%d %llx\n", t.write(i) ? 1 : 0,
+                 static_cast<unsigned long long>(byte_address(t, t.page(i), path)));
+  }
+  out.commit();
+}
+
+void write_pinatrace(const Trace& t, const std::string& path) {
+  detail::refuse_empty(t, path);
+  detail::OutputFile out(path);
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    std::fprintf(out.get(), "0x0: %c 0x%llx\n", t.write(i) ? 'W' : 'R',
+                 static_cast<unsigned long long>(byte_address(t, t.page(i), path)));
+  }
+  std::fputs("#eof\n", out.get());
+  out.commit();
+}
+
 void write_oracle_general(const Trace& t, const std::string& path) {
   detail::refuse_empty(t, path);
   // obj_id: the page number when the trace has one process; with several, pid << 40 | vpn so
@@ -317,9 +361,10 @@ void refuse_compressed_output(const std::string& path) {
 
 std::string lost_in(const Trace& t, TraceFormat format) {
   const bool keeps_writes = format != TraceFormat::kOracleGeneral;
-  // oracleGeneral reads every record as one process, pid 1 unless told otherwise.
-  const bool keeps_pids =
-      format != TraceFormat::kOracleGeneral || (t.num_procs() == 1 && t.proc_pid(0) == 1);
+  // These read every access as one process, pid 1 unless told otherwise.
+  const bool has_pids = format != TraceFormat::kOracleGeneral && format != TraceFormat::kDin &&
+                        format != TraceFormat::kPinatrace;
+  const bool keeps_pids = has_pids || (t.num_procs() == 1 && t.proc_pid(0) == 1);
   const bool keeps_kinds = format == TraceFormat::kNative || format == TraceFormat::kCsv;
   const bool keeps_page_size = format == TraceFormat::kNative || format == TraceFormat::kText;
   std::vector<std::string> lost;
@@ -331,8 +376,10 @@ std::string lost_in(const Trace& t, TraceFormat format) {
         t.num_procs() == 1
             ? "its pid " + std::to_string(t.proc_pid(0)) +
                   " becomes pid 1 (read it back with pid=" + std::to_string(t.proc_pid(0)) + ")"
-            : "its " + std::to_string(t.num_procs()) +
-                  " processes become one, pid 1, whose pages are pid << 40 | vpn");
+            : "its " + std::to_string(t.num_procs()) + " processes become one, pid 1, " +
+                  (format == TraceFormat::kOracleGeneral
+                       ? "whose pages are pid << 40 | vpn"
+                       : "in which pages of different processes at one address are one page"));
   }
   std::uint64_t file_pages = 0;
   for (PageId p = 0; p < t.num_pages() && !keeps_kinds; ++p)
@@ -368,6 +415,12 @@ std::string write_trace(const Trace& trace, const std::string& path, TraceFormat
       break;
     case TraceFormat::kOracleGeneral:
       write_oracle_general(trace, path);
+      break;
+    case TraceFormat::kDin:
+      write_din(trace, path);
+      break;
+    case TraceFormat::kPinatrace:
+      write_pinatrace(trace, path);
       break;
     case TraceFormat::kNative:
     case TraceFormat::kAuto:

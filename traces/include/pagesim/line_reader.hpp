@@ -46,11 +46,27 @@ class LineReader {
 // else.
 bool parse_hex_digits(std::string_view digits, std::uint64_t& value);
 
+// Parses hexadecimal digits with or without a 0x prefix (lackey, din and pinatrace print
+// them either way) of a value that fits in 64 bits; false for anything else.
+bool parse_hex(std::string_view text, std::uint64_t& value);
+
 // Parses an unsigned decimal number that fits in 64 bits (a pid); false for anything else.
 bool parse_decimal(std::string_view text, std::uint64_t& value);
 
 // Parses an unsigned decimal or 0x-prefixed hexadecimal number; false if `text` is anything
 // else or does not fit in 64 bits.
 bool parse_u64(std::string_view text, std::uint64_t& value);
+
+// The next field of `rest`, fields being separated by blanks and tabs: removed from `rest`
+// with the blanks before it. Empty when no field is left. Inline: readers call it per field.
+inline std::string_view next_field(std::string_view& rest) {
+  std::size_t start = 0;
+  while (start < rest.size() && (rest[start] == ' ' || rest[start] == '\t')) ++start;
+  std::size_t end = start;
+  while (end < rest.size() && rest[end] != ' ' && rest[end] != '\t') ++end;
+  const std::string_view field = rest.substr(start, end - start);
+  rest.remove_prefix(end);
+  return field;
+}
 
 }  // namespace pagesim

@@ -41,14 +41,15 @@ class BuilderSink final : public AccessSink {
 };
 
 // The trace file formats; traces/FORMAT.md describes each.
-enum class TraceFormat { kAuto, kText, kNative, kLackey, kCsv, kOracleGeneral };
+enum class TraceFormat { kAuto, kText, kNative, kLackey, kCsv, kOracleGeneral, kDin, kPinatrace };
 
-// "auto", "text", "native" (or "pgt"), "lackey", "csv", "oracle" (or "oracleGeneral"); a
-// ConfigError listing them otherwise.
+// "auto", "text", "native" (or "pgt"), "lackey", "csv", "oracle" (or "oracleGeneral"), "din",
+// "pinatrace"; a ConfigError listing them otherwise.
 TraceFormat parse_format(std::string_view name);
 const char* format_name(TraceFormat format);
 // The format a file name implies (after a .gz or .zst suffix): .pgt native, .txt or .trace
-// text, .csv, .lackey, .ogb or a name containing "oracleGeneral"; kAuto for any other name.
+// text, .csv, .lackey, .din, .ogb or a name containing "oracleGeneral", else a name
+// containing "pinatrace" (Pin's pinatrace.out); kAuto for any other name.
 TraceFormat format_by_extension(const std::string& path);
 
 constexpr std::uint32_t kDefaultPageSize = 4096;
@@ -61,11 +62,11 @@ struct ReadOptions {
   std::uint32_t page_size = 0;
   // Text: the numbers are page numbers, not byte addresses.
   bool page_numbers = false;
-  // Lackey: also count instruction fetches (I lines).
+  // Lackey and din: also count instruction fetches (lackey's I lines, din's label 2), as reads.
   bool instructions = false;
   // The pid of accesses whose input names none: text and CSV without a pid column, lackey
-  // before the first ==PID== line, oracleGeneral (which has no pid). Not given: 0 for text,
-  // 1 for the others.
+  // before the first ==PID== line, oracleGeneral, din and pinatrace (which have no pid). Not
+  // given: 0 for text, 1 for the others.
   std::optional<std::uint64_t> pid;
 
   std::uint32_t page_size_or_default() const {
@@ -86,7 +87,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options = {},
 // The same from bytes in memory (tests, fuzzers); `data` may be compressed.
 Trace parse_trace(std::string_view data, const ReadOptions& options, const std::string& name = "<string>");
 
-// Streams the accesses of a file in a streaming format (text, lackey, CSV, oracleGeneral)
+// Streams the accesses of a file in a streaming format (every format but native)
 // into `sink` in bounded memory; returns the number of accesses. Throws TraceFormatError for a
 // file with none.
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink);
@@ -158,5 +159,9 @@ void write_csv(const Trace& trace, const std::string& path);
 void write_oracle_general(const Trace& trace, const std::string& path);
 // The plain text format ("PID R|W 0xADDRESS").
 void write_text(const Trace& trace, const std::string& path);
+// Dinero din: "0 ADDRESS" (read) or "1 ADDRESS" (write), the page's byte address in hex.
+void write_din(const Trace& trace, const std::string& path);
+// Pin pinatrace: "0x0: R 0xADDRESS" or "0x0: W 0xADDRESS" (no instruction address), then "#eof".
+void write_pinatrace(const Trace& trace, const std::string& path);
 
 }  // namespace pagesim
