@@ -15,6 +15,10 @@
 //     token when in trouble" (page_referenced(page, is_locked, sc->priority <= 0)).
 // See /work/shared/reference/linux-reclaim.md section 2.
 //
+// Scanned (Counters::pages_scanned): every page shrink_active_list takes from an active tail
+// (2.6.20's pgrefill: rotated or deactivated) and every page shrink_page_list takes from an
+// inactive tail (pgscan: activated, kept or the victim); evict_any's victim.
+//
 // Page model. Anonymous pages are mapped: their accesses set only the pte young bit (the
 // engine's referenced bit). File pages are page cache used through read()/write(): every
 // access calls mark_page_accessed (do_generic_mapping_read), and their pte young bit is
@@ -457,6 +461,7 @@ class ActiveInactive final : public Policy {
     // (inactive * ratio < active) or it is empty while the type has resident pages.
     const PageId p = lists_.back(active_list(type));
     ++recent_scanned_[type];
+    view.count_scanned(p);  // pgrefill
     if constexpr (kSwapToken) token_.scanned();
     if (type == kAnon && page_referenced(p, type, view)) {
       lists_.move_to_front(active_list(type), p);
@@ -471,8 +476,12 @@ class ActiveInactive final : public Policy {
     ++recent_scanned_[type];
     if constexpr (kSwapToken) token_.scanned();
     const bool referenced = page_referenced(p, type, view);
-    if (referenced && type == kAnon) return activate(p, type);  // page_mapping_inuse
+    if (referenced && type == kAnon) {  // page_mapping_inuse
+      view.count_scanned(p);
+      return activate(p, type);
+    }
     if (referenced && view.dirty(p)) {
+      view.count_scanned(p);
       lists_.move_to_front(inactive_list(type), p);  // keep_locked
       return;
     }

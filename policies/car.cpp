@@ -32,6 +32,9 @@
 // Beyond the paper, for batch reclaim (watermarks): lines 6-8 run on every fault (with the
 // paper's invariants they can only fire after a replace()), each extra victim is one more
 // replace(), and replace() turns to the other clock if the one it picks is empty.
+//
+// Scanned (Counters::pages_scanned): every head page replace() looks at, those it moves to the
+// tail of T2 (lines 28-29, 35-36) and the victim.
 #include <algorithm>
 
 #include "pagesim/page_list.hpp"
@@ -107,6 +110,7 @@ class Car final : public Policy {
         lists_.push_front(from_t1 ? kB1 : kB2, head);
         return head;
       }
+      view.count_scanned(head);
       lists_.move_to_front(kT2, head);
     }
   }

@@ -15,6 +15,9 @@
 //                          if referenced(p): clear it, hand++
 //                          else: victim = p, slot = hand, hand++, stop }
 //   on fault:       frame[slot] = p
+//
+// Scanned (Counters::pages_scanned): every page the hand reaches, the referenced ones it passes
+// over and the victim.
 #include <algorithm>
 #include <vector>
 
@@ -79,6 +82,7 @@ class Clock final : public Policy {
           // The first unreferenced frame; kGroup when all are referenced.
           const auto k = static_cast<std::size_t>(__builtin_ctz(~referenced));
           for (std::size_t j = 0; j < kGroup; ++j) view.clear_referenced_if(f[j], j < k);
+          for (std::size_t j = 0; j < k; ++j) view.count_scanned(f[j]);
           step += k + 1;
           if (k == kGroup) {
             hand_ = at + kGroup == n ? 0 : at + kGroup;
@@ -96,7 +100,9 @@ class Clock final : public Policy {
       if (a >= n) a -= n;
       const PageId ahead = a < n ? circle_[a] : kNoPage;
       if (ahead != kNoPage) view.prefetch(ahead);
-      if (p != kNoPage && !view.test_and_clear_referenced(p)) return take(at);
+      if (p == kNoPage) continue;
+      if (!view.test_and_clear_referenced(p)) return take(at);
+      view.count_scanned(p);
     }
     return kNoPage;
   }

@@ -41,6 +41,11 @@
 //
 // Beyond the paper, for batch reclaim: if no resident cold page is left while victims are
 // still wanted, HAND_hot demotes one hot page.
+//
+// Scanned (Counters::pages_scanned): every page whose referenced bit a hand tests: the resident
+// cold pages HAND_cold keeps (referenced: promoted or given a test period) and its victims, the
+// hot pages HAND_hot reaches (kept hot or demoted to cold). Pages a hand only passes (the
+// other kind, non-resident ones) are not.
 #include <algorithm>
 #include <vector>
 
@@ -113,6 +118,7 @@ class ClockPro final : public Policy {
         continue;
       }
       if (view.test_and_clear_referenced(p)) {
+        view.count_scanned(p);
         if (state_[p] & kTest) {
           state_[p] = kResident | kHot;
           --cold_resident_;
@@ -216,6 +222,7 @@ class ClockPro final : public Policy {
       const PageId p = hand_hot_;
       if (state_[p] & kHot) {
         hand_hot_ = next_of(p);
+        view.count_scanned(p);
         if (!view.test_and_clear_referenced(p)) {
           state_[p] = kResident;
           --hot_;

@@ -47,6 +47,11 @@
 //
 //   vm_page_activate: act_count = max(act_count, ACT_INIT); to the active tail
 //
+// Scanned (Counters::pages_scanned, v_pdpages: pages analyzed by the daemon): every page
+// either scan takes from a queue's head, whatever becomes of it (activated, requeued, moved,
+// deactivated or the victim); the pages a scan would requeue one by one and that
+// inactive_scan moves at once count as if it had.
+//
 //   inactive scan (vm_pageout_scan), from the head, until the victims wanted are found:
 //     if (PG_REFERENCED) { clear; actcount = pmap_ts_referenced; vm_page_activate;
 //                          act_count += actcount + ACT_ADVANCE + 1; continue }
@@ -262,6 +267,9 @@ class FreeBsd final : public Policy {
     if (requeues_dirty_anon && inert_front_ != kNoPage) {
       lists_.rotate_to_front(kInactive, inert_front_);
       maxscan -= inert_count_;
+      for (const auto& [page, n] : inert_by_proc_) {
+        if (n != 0) view.count_scanned(page, n);
+      }
     }
     inert_front_ = kNoPage;
     for (; maxscan > 0 && out.size() < want; --maxscan) {
@@ -271,11 +279,13 @@ class FreeBsd final : public Policy {
         const int actcount = pmap_ts_referenced(p, view);
         activate(p);
         add_act(p, actcount + kActAdvance + 1);
+        view.count_scanned(p);
         continue;
       }
       if (const int actcount = pmap_ts_referenced(p, view)) {
         activate(p);
         add_act(p, actcount + kActAdvance);
+        view.count_scanned(p);
         continue;
       }
       if (!view.dirty(p)) {
@@ -283,8 +293,10 @@ class FreeBsd final : public Policy {
       } else if (!(flags_[p] & kWinatcfls) && pass == 0) {
         flags_[p] |= kWinatcfls;
         lists_.move_to_front(kInactive, p);
+        view.count_scanned(p);
       } else if (view.kind(p) == PageKind::kAnon && !swap_pageouts_ok) {
         lists_.move_to_front(kInactive, p);
+        view.count_scanned(p);
       } else {
         evict(p, out);
       }
@@ -292,6 +304,12 @@ class FreeBsd final : public Policy {
     if (requeues_dirty_anon && maxscan == 0 && !lists_.empty(kInactive)) {
       inert_front_ = lists_.front(kInactive);
       inert_count_ = lists_.size(kInactive);
+      inert_by_proc_.clear();
+      for (PageId p = inert_front_; p != kNoPage; p = lists_.next(p)) {
+        const ProcId q = view.proc(p);
+        if (q >= inert_by_proc_.size()) inert_by_proc_.resize(q + 1, {kNoPage, 0});
+        inert_by_proc_[q] = {p, inert_by_proc_[q].second + 1};
+      }
     }
   }
 
@@ -302,6 +320,7 @@ class FreeBsd final : public Policy {
                                               : 0);
     for (std::size_t pcount = lists_.size(kActive); pcount > 0 && page_shortage > 0; --pcount) {
       const PageId p = lists_.back(kActive);
+      view.count_scanned(p);
       int actcount = pmap_ts_referenced(p, view);
       if (flags_[p] & kReferenced) {
         flags_[p] &= static_cast<std::uint8_t>(~kReferenced);
@@ -352,6 +371,8 @@ class FreeBsd final : public Policy {
   // (inert_count_ pages), is what the last scan requeued (see inactive_scan); kNoPage: none.
   PageId inert_front_ = kNoPage;
   std::size_t inert_count_ = 0;
+  // Those pages by process: one of its pages and how many (count_scanned counts by owner).
+  std::vector<std::pair<PageId, std::uint64_t>> inert_by_proc_;
 };
 
 }  // namespace

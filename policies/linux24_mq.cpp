@@ -35,6 +35,11 @@
 //   never hold here: a page reaches the inactive lists unmapped with age 0, and the only
 //   ways to raise its age (a hit, a soft fault: age_page_up) activate it at once.
 //
+//   Scanned (Counters::pages_scanned): every page refill_inactive_scan takes from the active
+//   tail (the tick's background scan included), every page page_launder takes from the
+//   inactive_dirty tail, every page try_to_swap_out looks at and keeps mapped or puts on an
+//   inactive list, and the victims (a page swap_out frees counts once, as the victim).
+//
 //   try_to_swap_out(page), for each present pte on the walk:
 //     if (!mm->swap_cnt) return 1;  mm->swap_cnt--;
 //     onlist = PageActive(page);
@@ -198,9 +203,9 @@ class Linux24Mq final : public Policy {
     free_page(p, view);
   }
 
-  void on_tick(Tick /*now*/, PageTableView /*view*/) override {
+  void on_tick(Tick /*now*/, PageTableView view) override {
     memory_pressure_ -= memory_pressure_ >> kInactiveShift;  // recalculate_vm_stats
-    refill_inactive_scan(kDefPriority, /*oneshot=*/false);
+    refill_inactive_scan(kDefPriority, /*oneshot=*/false, view);
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
@@ -290,7 +295,7 @@ class Linux24Mq final : public Policy {
     int count = kUserRefillCount;
     for (int priority = kDefPriority; priority >= 0;) {
       bool made_progress = false;
-      while (refill_inactive_scan(priority, /*oneshot=*/true)) {
+      while (refill_inactive_scan(priority, /*oneshot=*/true, view)) {
         made_progress = true;
         if (--count <= 0) return;
       }
@@ -301,16 +306,17 @@ class Linux24Mq final : public Policy {
       if (!inactive_shortage(wanted) || !free_shortage(wanted)) return;
       if (!made_progress) --priority;
     }
-    while (refill_inactive_scan(0, /*oneshot=*/true)) {
+    while (refill_inactive_scan(0, /*oneshot=*/true, view)) {
       if (--count <= 0) return;
     }
   }
 
-  bool refill_inactive_scan(int priority, bool oneshot) {
+  bool refill_inactive_scan(int priority, bool oneshot, PageTableView& view) {
     std::size_t maxscan = std::max<std::size_t>(lists_.size(kActive) >> priority, 1);
     bool ret = false;
     while (maxscan-- > 0 && !lists_.empty(kActive)) {
       const PageId p = lists_.back(kActive);
+      view.count_scanned(p);
       age_[p] = static_cast<std::uint8_t>(age_[p] / 2);  // age_page_down_ageonly
       if (age_[p] == 0 && !mapped_[p]) {
         deactivate_page(p);
@@ -328,6 +334,7 @@ class Linux24Mq final : public Policy {
       std::size_t maxscan = lists_.size(kInactiveDirty);
       while (maxscan-- > 0 && !lists_.empty(kInactiveDirty)) {
         const PageId p = lists_.back(kInactiveDirty);
+        view.count_scanned(p);
         if (!view.dirty(p) || laundered_[p]) {
           lists_.move_to_front(kInactiveClean, p);
         } else {
@@ -384,16 +391,24 @@ class Linux24Mq final : public Policy {
 
   void try_to_swap_out(PageId p, PageTableView& view) {
     const bool onlist = lists_.contains(kActive, p);
-    if (view.test_and_clear_referenced(p)) return age_page_up(p);
+    // Scanned unless freed: a freed page counts as the victim.
+    if (view.test_and_clear_referenced(p)) {
+      view.count_scanned(p);
+      return age_page_up(p);
+    }
     if (!onlist) age_[p] = static_cast<std::uint8_t>(age_[p] / 2);
-    if (age_[p] > 0) return;
+    if (age_[p] > 0) return view.count_scanned(p);
     unmap(p, view);
-    if (lists_.list_of(p) != PageLists::kNone) return deactivate_page(p);  // PageSwapCache
+    if (lists_.list_of(p) != PageLists::kNone) {  // PageSwapCache
+      view.count_scanned(p);
+      return deactivate_page(p);
+    }
     if (!view.dirty(p)) {
       page_freed();  // drop_pte: the last reference goes
       lists_.push_front(kFreed, p);
       return;
     }
+    view.count_scanned(p);
     lists_.push_front(kInactiveDirty, p);  // add_to_swap_cache -> lru_cache_add, age 0
   }
 

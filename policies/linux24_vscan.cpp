@@ -55,6 +55,10 @@
 //   whether a cold page is evicted depends on where it sits relative to its process's hand,
 //   not on its recency, which makes 2.4 quasi-random with respect to LRU.
 //
+//   Scanned (Counters::pages_scanned): every page refill_inactive and shrink_cache take from a
+//   list's tail (rotated, moved, skipped as mapped or the victim) and every resident mapped
+//   page swap_out_mm reaches (kept for its young bit or being active, or the victim).
+//
 //   process exit (free_on_exit; 2.4.17 kernel/fork.c mmput, then exit_mmap):
 //     if (swap_mm == mm) swap_mm = list_entry(mm->mmlist.next, struct mm_struct, mmlist);
 //     list_del(&mm->mmlist); mmlist_nr--;        -- out of swap_out's round robin
@@ -137,7 +141,7 @@ class Linux24Vscan final : public Policy {
     for (int cycle = 0; cycle < 3 && out.size() < want; ++cycle) {
       for (unsigned priority = kDefPriority; priority >= 1 && out.size() < want; --priority) {
         const std::size_t nr_pages = want - out.size();
-        refill_inactive(nr_pages * lists_.size(kActive) / ((lists_.size(kInactive) + 1) * 2));
+        refill_inactive(nr_pages * lists_.size(kActive) / ((lists_.size(kInactive) + 1) * 2), view);
         shrink_cache(priority, want, view, out);
       }
     }
@@ -182,10 +186,11 @@ class Linux24Vscan final : public Policy {
     return mm_end_[mm] == walk_.begin[mm] && walk_.begin[mm] != walk_.begin[mm + 1];
   }
 
-  void refill_inactive(std::size_t n) {
+  void refill_inactive(std::size_t n, PageTableView& view) {
     PageId p = lists_.back(kActive);
     for (; n > 0 && p != kNoPage; --n) {
       const PageId up = lists_.prev(p);
+      view.count_scanned(p);
       if (pg_referenced_[p]) {
         pg_referenced_[p] = 0;
         lists_.move_to_front(kActive, p);
@@ -207,6 +212,7 @@ class Linux24Vscan final : public Policy {
       lists_.move_to_front(kInactive, p);
       if (view.kind(p) == PageKind::kAnon && !unmapped_[p]) {
         if (--max_mapped < 0) return swap_out(want, view, out);
+        view.count_scanned(p);
         continue;
       }
       evict(p, out);
@@ -235,9 +241,13 @@ class Linux24Vscan final : public Policy {
       if (!view.resident(p) || lists_.list_of(p) == PageLists::kNone || unmapped_[p]) continue;
       if (view.test_and_clear_referenced(p)) {
         mark_page_accessed(p);
+        view.count_scanned(p);
         continue;
       }
-      if (lists_.contains(kActive, p)) continue;
+      if (lists_.contains(kActive, p)) {
+        view.count_scanned(p);
+        continue;
+      }
       evict(p, out);
       if (out.size() == want) return true;
     }

@@ -75,6 +75,10 @@
 // Simplifications: no Bloom filters, no look-around, no min_ttl_ms, no memcg; the walk visits
 // pages by generation, not by virtual address; pages move at once instead of lazily in
 // sort_folio.
+//
+// Scanned (Counters::pages_scanned), as 6.1's scan_folios counts: every page an eviction step
+// takes from a tail, those sort_folio moves (protected, dirty: PGREFILL), those activated for a
+// young pte and the victims (isolated: PGSCAN). The aging walk counts nothing, as in the kernel.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -378,18 +382,21 @@ class Mglru final : public Policy {
     const PageId p = lists_.back(list_index(type, seq));
     const int tier = tier_of(p);
     if (tier > tier_idx || lru_refs(p) == kRefsSaturated) {
+      view.count_scanned(p);
       add_to_gen(p, type, seq + 1, /*front=*/false);
       clear_refs(p);
       ++protected_[type][tier];
       return;
     }
     if (type == kFile && view.dirty(p) && !(flags_[p] & kWriteback)) {
+      view.count_scanned(p);
       add_to_gen(p, type, seq + 1, /*front=*/true);
       clear_refs(p);
       flags_[p] |= kWriteback;
       return;
     }
     if (type == kAnon && view.test_and_clear_referenced(p)) {
+      view.count_scanned(p);
       add_to_gen(p, type, max_seq_, /*front=*/true);  // activated
       clear_refs(p);
       return;

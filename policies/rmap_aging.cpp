@@ -63,6 +63,10 @@
 //     if shortage > 0: refill_inactive_zone(background_priority, shortage)
 //   background_priority defaults to DEF_PRIORITY 6 (active/64 pages a second).
 //
+//   Scanned (Counters::pages_scanned): every page refill_inactive_zone takes from the active
+//   tail (background aging included: kswapd's scan), every page page_launder_zone and
+//   reclaim_page take from an inactive tail (moved, activated or the victim).
+//
 //   process exit (free_on_exit; exit_mmap -> zap_page_range: page_remove_rmap, then
 //   free_page_and_swap_cache / free_swap_and_cache): the last put_page reaches
 //   __free_pages_ok, which does
@@ -216,6 +220,7 @@ class RmapAging final : public Policy {
     std::size_t deactivated = 0;
     while (maxscan-- > 0 && !lists_.empty(kActive)) {
       const PageId p = lists_.back(kActive);
+      view.count_scanned(p);
       if (!(flags_[p] & kMapped)) {
         // drop_page: the object is not in use, no aging; ClearPageReferenced, so that only
         // a touch on inactive_clean (which reactivates) saves the page.
@@ -241,10 +246,14 @@ class RmapAging final : public Policy {
   void page_launder_step(PageTableView& view, VictimList& out) {
     const PageId p = lists_.back(kInactiveDirty);
     const bool mapped = (flags_[p] & kMapped) != 0;
-    if (page_referenced(p, view) && mapped) return activate(p);
+    if (page_referenced(p, view) && mapped) {
+      view.count_scanned(p);
+      return activate(p);
+    }
     flags_[p] &= static_cast<std::uint8_t>(~kMapped);  // try_to_unmap
+    if (view.dirty(p) && (flags_[p] & kLaunder)) return evict(p, out);
+    view.count_scanned(p);
     if (view.dirty(p)) {
-      if (flags_[p] & kLaunder) return evict(p, out);
       flags_[p] |= kLaunder;  // writepage started: the page stays on inactive_dirty
       lists_.move_to_front(kInactiveDirty, p);
       return;
@@ -255,6 +264,7 @@ class RmapAging final : public Policy {
   void reclaim_page(PageTableView& view, VictimList& out) {
     const PageId p = lists_.back(kInactiveClean);
     if ((flags_[p] & (kMapped | kReferenced)) || view.dirty(p)) {
+      view.count_scanned(p);
       lists_.move_to_front(kInactiveDirty, p);
       return;
     }

@@ -36,6 +36,9 @@
 //     well, freeing two frames for one fault);
 //   - if evictS moves every page of S to M without evicting, the loop calls evict() again,
 //     which then takes from M (Algorithm 1's "while cache is full" does the same).
+//
+// Scanned (Counters::pages_scanned): every tail page evictS and evictM look at, those moved from
+// S to M or reinserted at M's head (freq > 0) and the victim.
 #include <algorithm>
 #include <vector>
 
@@ -79,14 +82,14 @@ class S3Fifo final : public Policy {
   // on_fault sets it.
   void on_free(PageId p, PageTableView) override { lists_.remove(p); }
 
-  void select_victims(std::size_t want, PageTableView, VictimList& out) override {
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     while (out.size() < want && !(lists_.empty(kS) && lists_.empty(kM))) {
       // S below its share with M empty happens only under batch reclaim.
       if (!lists_.empty(kS) &&
           (static_cast<double>(lists_.size(kS)) >= small_share_ || lists_.empty(kM))) {
-        evict_s(out);
+        evict_s(view, out);
       } else {
-        evict_m(out);
+        evict_m(view, out);
       }
     }
   }
@@ -96,13 +99,14 @@ class S3Fifo final : public Policy {
   static constexpr std::size_t kM = 1;
   static constexpr std::size_t kG = 2;
 
-  void evict_s(VictimList& out) {
+  void evict_s(PageTableView& view, VictimList& out) {
     while (!lists_.empty(kS)) {
       const PageId t = lists_.pop_back(kS);
       if (freq_[t] >= threshold_) {
         freq_[t] = 0;
         lists_.push_front(kM, t);
-        if (static_cast<double>(lists_.size(kM)) > main_share_ && evict_m(out)) return;
+        view.count_scanned(t);
+        if (static_cast<double>(lists_.size(kM)) > main_share_ && evict_m(view, out)) return;
       } else {
         if (ghost_ids_ > 0) {
           lists_.push_front(kG, t);
@@ -114,12 +118,13 @@ class S3Fifo final : public Policy {
     }
   }
 
-  bool evict_m(VictimList& out) {
+  bool evict_m(PageTableView& view, VictimList& out) {
     while (!lists_.empty(kM)) {
       const PageId t = lists_.back(kM);
       if (freq_[t] > 0) {
         --freq_[t];
         lists_.move_to_front(kM, t);
+        view.count_scanned(t);
       } else {
         lists_.remove(t);
         out.push_back(t);

@@ -51,6 +51,9 @@
 //     drops all of the process's pages at once, as clock does; a hand on one of them moves to
 //     the first page after it that stays, which is where one removal at a time leaves it;
 //   - batch reclaim (watermarks) asks for several victims at once: lines 5-14, once per victim.
+//
+// Scanned (Counters::pages_scanned): every page the hand reaches, the visited ones it passes
+// over (lines 8-10) and the victim.
 #include <algorithm>
 #include <vector>
 
@@ -105,6 +108,7 @@ class Sieve final : public Policy {
       const std::size_t ahead = o + kLookahead;
       if (ahead < end_ && queue_[ahead] != kNoPage) view.prefetch(queue_[ahead]);
       if (!view.test_and_clear_referenced(queue_[o])) break;  // lines 8-9
+      view.count_scanned(queue_[o]);
       o = next(o + 1);                                        // line 10
       if (o == end_) o = next(0);                             // lines 11-12
     }

@@ -187,6 +187,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (device_.queued_device() || config_.page_cluster != 0) slots_to_prefetch_ = slot_.data();
   per_proc_.assign(trace.num_procs(), Counters{});
   fault_tallies_.assign(trace.num_procs() * kTallies, 0);
+  scanned_.assign(trace.num_procs(), 0);
   eviction_tallies_.assign(trace.num_procs() * kTallies, 0);
   one_proc_ = trace.num_procs() == 1;
   if (!one_proc_) procs_to_prefetch_ = trace.page_procs().data();
@@ -444,6 +445,7 @@ void count_eviction(int bits, Counters& c) {
   const bool dirty = (bits & page_bits::kDirty) != 0;
   const bool file = (bits & page_bits::kFile) != 0;
   ++c.evictions;
+  ++c.pages_scanned;  // a victim is a page scanned
   c.readahead_wasted += (bits & page_bits::kReadahead) != 0;
   c.evictions_dirty += dirty;
   c.evictions_clean += !dirty;
@@ -470,6 +472,10 @@ void Engine::fold_tallies() {
     if (eviction_tallies_[j] != 0) c.add(one[j % kTallies].second, eviction_tallies_[j]);
     fault_tallies_[j] = 0;
     eviction_tallies_[j] = 0;
+  }
+  for (std::size_t q = 0; q < scanned_.size(); ++q) {
+    per_proc_[q].pages_scanned += scanned_[q];
+    scanned_[q] = 0;
   }
 }
 
@@ -498,6 +504,7 @@ void Engine::take_samples(Tick t) {
     vm_swap_outs_.push_back(in_row(&Counters::swap_outs));
     vm_file_reads_.push_back(in_row(&Counters::file_reads));
     vm_file_writes_.push_back(in_row(&Counters::file_writes));
+    vm_scanned_.push_back(in_row(&Counters::pages_scanned));
     const SwapDevice::Busy busy = device_.busy_until(at);
     vm_read_busy_.push_back(static_cast<std::int64_t>(busy.read - vm_last_busy_.read));
     vm_write_busy_.push_back(static_cast<std::int64_t>(busy.write - vm_last_busy_.write));
@@ -629,6 +636,7 @@ Result Engine::finish() {
     vm->swap_outs = col(vm_swap_outs_);
     vm->file_reads = col(vm_file_reads_);
     vm->file_writes = col(vm_file_writes_);
+    vm->pages_scanned = col(vm_scanned_);
     // Times as fractions of each row's interval (the last may be partial).
     Eigen::VectorXd length(rows);
     for (Eigen::Index k = 0; k < rows; ++k) {

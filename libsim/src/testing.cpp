@@ -48,6 +48,7 @@ void check_sums(Report& report, const Counters& c, const std::string& context) {
   law(c.readahead_used + c.readahead_wasted <= c.readahead_pages,
       "readahead_used + readahead_wasted > readahead_pages");
   law(c.readahead_wasted <= c.evictions, "readahead_wasted > evictions");
+  law(c.pages_scanned >= c.evictions, "pages_scanned < evictions (every victim is scanned)");
 }
 
 bool needs_future(const std::string& policy) {

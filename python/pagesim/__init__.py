@@ -1,7 +1,8 @@
 """pagesim: trace-driven page-replacement simulation.
 
 Replay a memory-access trace against a reclaim policy and count what it costs: faults
-(minor and major), swap-ins, swap-outs, clean and dirty evictions, per process.
+(minor and major), swap-ins, swap-outs, clean and dirty evictions, the pages the policy
+scanned to find its victims, per process.
 
 >>> import pagesim, numpy as np
 >>> t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5]))

@@ -78,6 +78,11 @@ class Policy(_core.Policy):
     ``view.num_pages``, ``view.incoming``. It is valid only during the run. An exception
     raised in a callback reaches the caller with a note saying where in the run it was.
 
+    ``view.count_scanned(p)`` reports reclaim work: the policy examined resident page ``p``
+    while choosing victims and kept it (a hand passing over a referenced page, a page moved
+    between lists). Victims count by themselves; never report one. The result's
+    ``pages_scanned`` is the victims plus the pages reported, each under its page's process.
+
     Examples
     --------
     >>> from collections import OrderedDict

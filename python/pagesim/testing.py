@@ -138,6 +138,10 @@ def _check_sums(report: Report, counters: Dict[str, int], where: str) -> None:
         report.checks += 1
         if sum(counters[p] for p in parts) != counters[total]:
             report.fail(f"counters do not add up: {' + '.join(parts)} != {total}{where}")
+    report.checks += 1
+    if counters["pages_scanned"] < counters["evictions"]:
+        report.fail(f"counters do not add up: pages_scanned < evictions (every victim is "
+                    f"scanned){where}")
 
 
 def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -> Report:
@@ -177,6 +181,8 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
             continue
         c = result.counters
         _check_sums(report, c, where)
+        for p in result.per_process:
+            _check_sums(report, p, f" (process {p['pid']}){where}")
         report.checks += 2
         totals = {k: sum(p[k] for p in result.per_process) for k in c}
         if totals != c:

@@ -59,7 +59,9 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
           ``free_frames``, ``swap_used`` (swap slots in use, vmstat's ``swpd``);
         - events in the interval: ``faults``, ``major_faults``, ``swap_ins``, ``swap_outs``
           (vmstat's ``si``/``so``, in pages), ``file_reads``, ``file_writes`` (file pages read
-          by major faults and written back: ``bi``/``bo`` of the file pages);
+          by major faults and written back: ``bi``/``bo`` of the file pages),
+          ``pages_scanned`` (reclaim work: pages the policy examined, victims included,
+          /proc/vmstat's ``pgscan`` + ``pgrefill``);
         - fractions of the interval: ``device_busy`` (the swap device serving requests) and
           its parts ``device_read_busy`` and ``device_write_busy`` (zram: decompressing and
           compressing on the CPU); ``cpu_user``, ``cpu_system``, ``cpu_iowait`` (vmstat's
@@ -86,7 +88,7 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
     pids = [p["pid"] for p in result.per_process]
     data = {f"resident_{pid}": arrays["resident"][:, k] for k, pid in enumerate(pids)}
     for name in ("free_frames", "swap_used", "faults", "major_faults", "swap_ins", "swap_outs",
-                 "file_reads", "file_writes", "device_busy", "device_read_busy",
+                 "file_reads", "file_writes", "pages_scanned", "device_busy", "device_read_busy",
                  "device_write_busy", "cpu_user", "cpu_system", "cpu_iowait"):
         data[name] = arrays[name]
     data.update({f"iowait_{pid}": arrays["iowait"][:, k] for k, pid in enumerate(pids)})

@@ -194,6 +194,16 @@ void register_policy(py::module_& m) {
       .def("in_swap", [](ViewBox& b, std::int64_t p) { return b.get().in_swap(b.check(p)); })
       .def("test_and_clear_referenced",
            [](ViewBox& b, std::int64_t p) { return b.get().test_and_clear_referenced(b.check(p)); })
+      .def("count_scanned",
+           [](ViewBox& b, std::int64_t p) {
+             const PageId page = b.check(p);
+             if (!b.get().resident(page)) {
+               throw PolicyError("count_scanned(" + std::to_string(p) +
+                                 "): the page is not resident; only a resident page the policy "
+                                 "examined and kept counts as scanned");
+             }
+             b.get().count_scanned(page);
+           })
       .def("proc", [](ViewBox& b, std::int64_t p) { return b.get().proc(b.check(p)); })
       .def("kind", [](ViewBox& b, std::int64_t p) { return b.get().kind(b.check(p)); })
       .def_property_readonly("frames", [](ViewBox& b) { return b.get().frames(); })

@@ -129,14 +129,18 @@ std::shared_ptr<const Vmstat> vmstat_from(py::handle state) {
 }
 
 // Pickling (multiprocessing, Dask futures, joblib): every field, the vmstat arrays copied.
+// Version 3 added Counters::pages_scanned and its vmstat series; older states are refused (a
+// Result is pickled to move it between processes of one install, not to keep).
+constexpr int kResultStateVersion = 3;
 py::tuple result_state(const Result& r) {
-  return py::make_tuple(2, r.policy, r.frames, fields_of(r.total), list_of(r.per_proc), r.proc_pids,
-                        r.swap_slots_used, fields_of(r.time), list_of(r.per_proc_time), r.device,
-                        r.schedule, fields_of(r.device_stats), vmstat_state(r));
+  return py::make_tuple(kResultStateVersion, r.policy, r.frames, fields_of(r.total),
+                        list_of(r.per_proc), r.proc_pids, r.swap_slots_used, fields_of(r.time),
+                        list_of(r.per_proc_time), r.device, r.schedule, fields_of(r.device_stats),
+                        vmstat_state(r));
 }
 
 Result result_from_state(const py::tuple& s) {
-  if (s.size() != 13 || s[0].cast<int>() != 2)
+  if (s.size() != 13 || s[0].cast<int>() != kResultStateVersion)
     throw ConfigError("unsupported pickled Result state");
   Result r;
   r.policy = s[1].cast<std::string>();

@@ -31,6 +31,9 @@ struct NaivePolicy {
   // Told of each anonymous page of an exited process, resident or not (free_on_exit): it
   // leaves every list, history included.
   virtual void freed(PageId) { throw std::logic_error("this naive model has no exits"); }
+  // Pages the model examined to choose victims and kept (a hand passing over a visited page):
+  // with the victims, its pages_scanned.
+  std::uint64_t kept_scanned = 0;
 };
 
 // Counts as the DESIGN says: first touch of an anon page is minor, of a file page major with
@@ -80,6 +83,7 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
       in_memory.erase(it);
       resident[v] = false;
       ++c.evictions;
+      ++c.pages_scanned;
       if (dirty[v]) {
         ++c.evictions_dirty;
         if (t.page_kind(v) == PageKind::kFile) {
@@ -108,6 +112,7 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
     in_memory.push_back(p);
     policy.access(p, false, i);
   }
+  c.pages_scanned += policy.kept_scanned;
   return c;
 }
 
@@ -162,6 +167,7 @@ struct NaiveClock : NaivePolicy {
   PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
     while (frames[hand].referenced) {
       frames[hand].referenced = false;
+      ++kept_scanned;
       hand = (hand + 1) % frames.size();
     }
     free_frame = hand;

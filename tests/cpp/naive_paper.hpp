@@ -181,6 +181,7 @@ struct NaiveS3Fifo : NaivePolicy {
       if (freq[t] > 0) {
         --freq[t];
         m.push_front(t);
+        ++kept_scanned;
       } else {
         out = t;
         return true;
@@ -195,6 +196,7 @@ struct NaiveS3Fifo : NaivePolicy {
       if (freq[t] > 1) {
         freq[t] = 0;
         m.push_front(t);
+        ++kept_scanned;
         if (static_cast<double>(m.size()) > c - 0.1 * c && evict_m(out)) return true;
       } else {
         if (ghost > 0) {
@@ -317,6 +319,7 @@ struct NaiveSieve : NaivePolicy {
     if (o == t.end()) o = std::prev(t.end());    // lines 6-7
     while (visited[*o]) {                        // line 8
       visited[*o] = false;                       // line 9
+      ++kept_scanned;
       o = prev(o);                               // line 10
       if (o == t.end()) o = std::prev(t.end());  // lines 11-12
     }

@@ -17,6 +17,7 @@ void check_sums(const Counters& c) {
   CHECK(c.swap_outs + c.file_writes == c.evictions_dirty);
   CHECK(c.readahead_used + c.readahead_wasted <= c.readahead_pages);
   CHECK(c.readahead_wasted <= c.evictions);
+  CHECK(c.pages_scanned >= c.evictions);
 }
 
 // Prescient policies need the static replay order (the default for several processes is

@@ -54,7 +54,10 @@ class Driver {
     policy_ = Registry::instance().get(name).make(params);
     policy_->reset(trace.num_pages(), frames);
   }
-  PageTableView view() { return PageTableView(bits_.data(), &trace_, frames_, &resident_); }
+  // Pages scanned and kept are counted all under process 0 (no page owners in the view).
+  PageTableView view() {
+    return PageTableView(bits_.data(), &trace_, frames_, &resident_, &scanned_);
+  }
   // Faults page p in (no reclaim: the tests keep memory below `frames` when they use this).
   void fault(PageId p, bool write = false) {
     bring_in(p, page_bits::kReferenced | (write ? page_bits::kDirty : 0), access(p, write));
@@ -102,6 +105,7 @@ class Driver {
   std::size_t frames_;
   std::vector<PageBits> bits_;
   std::size_t resident_ = 0;
+  std::uint64_t scanned_ = 0;
   Tick now_ = 0;
   std::unique_ptr<Policy> policy_;
 };

@@ -354,3 +354,45 @@ def test_a_callback_that_is_not_a_method_is_a_config_error():
 
     with pytest.raises(pagesim.ConfigError, match="NoFree.on_free must be a method, got NoneType"):
         pagesim.simulate(random_trace(1), NoFree(), frames=5)
+
+
+class ReportingSecondChance(pagesim.Policy):
+    """Second chance over a FIFO queue, reporting the referenced pages it passes over: the
+    same victims as the built-in clock (the hand stops after a victim, and the page that
+    takes its frame is the last one the hand reaches, the queue's tail)."""
+
+    def reset(self, num_pages, frames):
+        self.queue = OrderedDict()
+
+    def on_fault(self, access, view):
+        self.queue[access.page] = None
+
+    def select_victims(self, want, view):
+        while True:
+            page, _ = self.queue.popitem(last=False)
+            if not view.test_and_clear_referenced(page):
+                return [page]
+            view.count_scanned(page)
+            self.queue[page] = None
+
+
+def test_python_policy_reports_pages_scanned():
+    # 3 frames: 1* 2* 3* [1' 2' 3']; 4*: passes 1' 2' 3', evicts 1 [2 3 4']; 2 hit;
+    # 5*: passes 2', evicts 3 [4' 2 5']; 2 hit -> 2 evictions + 4 passed = 6 scanned.
+    t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 4, 2, 5, 2]))
+    r = pagesim.simulate(t, ReportingSecondChance(), frames=3)
+    assert (r["evictions"], r["pages_scanned"]) == (2, 6)
+    # An independent implementation of the built-in clock: the same counts on a longer trace
+    # (textbook demand paging: readahead pages would take free frames, not a victim's).
+    t = random_trace(5, length=3000)
+    assert (pagesim.simulate(t, ReportingSecondChance(), frames=30, **pagesim.TEXTBOOK).counters
+            == pagesim.simulate(t, "clock", frames=30, **pagesim.TEXTBOOK).counters)
+
+
+def test_count_scanned_refuses_a_page_not_resident():
+    class ScansAGhost(Fifo):
+        def on_evict(self, page, view):
+            view.count_scanned(page)
+
+    with pytest.raises(pagesim.PolicyError, match=r"count_scanned\(0\): the page is not resident"):
+        pagesim.simulate(pagesim.Trace.from_arrays(np.array([1, 2])), ScansAGhost(), frames=1)

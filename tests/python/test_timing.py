@@ -65,7 +65,7 @@ def test_vmstat_is_a_read_only_view_and_a_dataframe():
     df = r.vmstat()
     assert list(df.columns) == ["resident_1", "free_frames", "swap_used", "faults",
                                 "major_faults", "swap_ins", "swap_outs", "file_reads",
-                                "file_writes", "device_busy", "device_read_busy",
+                                "file_writes", "pages_scanned", "device_busy", "device_read_busy",
                                 "device_write_busy", "cpu_user", "cpu_system", "cpu_iowait",
                                 "iowait_1"]
     # The process waits from its fault at 300 ns to the end; the CPU with it.

@@ -148,8 +148,8 @@ class Engine {
 
  private:
   PageTableView view() {
-    return PageTableView(bits_.data(), &trace_, config_.frames, &resident_, slots_to_prefetch_,
-                         procs_to_prefetch_);
+    return PageTableView(bits_.data(), &trace_, config_.frames, &resident_, scanned_.data(),
+                         slots_to_prefetch_, procs_to_prefetch_);
   }
   Access make_access(std::size_t i) const;
   // A hit with access flags `flags`: referenced, dirty on a write; a readahead page loses its
@@ -389,6 +389,9 @@ class Engine {
   std::vector<std::pair<std::size_t, ProcId>> exits_;
   // Per process kTallies each: [proc * kTallies + k]. Not yet in per_proc_.
   std::vector<std::uint64_t> fault_tallies_, eviction_tallies_;
+  // Per process the pages the policy scanned and kept (PageTableView::count_scanned). Not yet
+  // in per_proc_: fold_tallies adds them, with the victims the eviction tallies count.
+  std::vector<std::uint64_t> scanned_;
   bool one_proc_ = false;
   VictimList victims_;
   // The pages to read ahead at a fault, in position order, with their positions on the
@@ -428,8 +431,8 @@ class Engine {
 
   // vmstat rows, flattened; times in ns, made fractions of their intervals at the end.
   std::vector<std::int64_t> vm_time_, vm_resident_, vm_free_, vm_swap_used_, vm_faults_, vm_major_,
-      vm_swap_ins_, vm_swap_outs_, vm_file_reads_, vm_file_writes_, vm_read_busy_, vm_write_busy_,
-      vm_idle_, vm_iowait_;
+      vm_swap_ins_, vm_swap_outs_, vm_file_reads_, vm_file_writes_, vm_scanned_, vm_read_busy_,
+      vm_write_busy_, vm_idle_, vm_iowait_;
   Counters vm_last_;
   SwapDevice::Busy vm_last_busy_;
   Tick vm_last_idle_ = 0;
@@ -818,7 +821,7 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
   constexpr std::size_t d = detail::kPrefetchDistance;
   Tick now = now_;
   Tick next_event = next_event_;
-  const PageTableView view(bits, &trace_, frames, &resident);
+  const PageTableView view(bits, &trace_, frames, &resident, scanned_.data());
   for (std::size_t i = begin; i < end; ++i) {
     if constexpr (kIo) {
       now += cpu;
@@ -881,7 +884,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
 template <class P>
 __attribute__((noinline)) void Engine::fault_plain_io(P& policy, std::size_t i, PageId p) {
   PageBits* bits = bits_.data();
-  const PageTableView view(bits, &trace_, config_.frames, &resident_, slots_to_prefetch_);
+  const PageTableView view(bits, &trace_, config_.frames, &resident_, scanned_.data(),
+                           slots_to_prefetch_);
   if (device_.queued_device()) device_.advance(now_);
   const bool zram = config_.device.kind == DeviceKind::kZram;
   if (resident_ == config_.frames) {

@@ -43,14 +43,23 @@ struct PageBits {
 };
 
 // What a policy may see of the engine's page table: residency, dirty and referenced bits,
-// owner and kind of each page. Policies read it and may only test-and-clear referenced bits,
-// as the kernel does with pte young bits. Cheap to copy; pass by value.
+// owner and kind of each page. Policies read it, may only test-and-clear referenced bits, as
+// the kernel does with pte young bits, and report the pages they scan (count_scanned). Cheap to
+// copy; pass by value.
 class PageTableView {
  public:
-  PageTableView(PageBits* bits, const Trace* trace, std::size_t frames,
-                const std::size_t* resident, const SlotId* slots = nullptr,
+  // `scanned`: the engine's count of pages scanned and kept, one per process (indexed by
+  // ProcId); `procs`: the owner of each page, nullptr with one process (every page is
+  // process 0's).
+  PageTableView(PageBits* bits, const Trace* trace, std::size_t frames, const std::size_t* resident,
+                std::uint64_t* scanned, const SlotId* slots = nullptr,
                 const ProcId* procs = nullptr)
-      : bits_(bits), trace_(trace), frames_(frames), resident_(resident), slots_(slots),
+      : bits_(bits),
+        trace_(trace),
+        frames_(frames),
+        resident_(resident),
+        scanned_(scanned),
+        slots_(slots),
         procs_(procs) {}
 
   bool resident(PageId p) const { return bits_[p].has(page_bits::kResident); }
@@ -66,6 +75,15 @@ class PageTableView {
   // Clears p's referenced bit when `clear`, without a branch: a store either way.
   void clear_referenced_if(PageId p, bool clear) {
     bits_[p].value = static_cast<std::uint8_t>(bits_[p].value & ~(clear * page_bits::kReferenced));
+  }
+
+  // Reclaim work (Counters::pages_scanned, /proc/vmstat pgscan and pgrefill): the policy
+  // examined resident page p to choose victims and kept it (passed over a referenced page,
+  // rotated or moved it between its lists); with n > 1, p and n - 1 other pages of p's
+  // process. Victims count by themselves: never report one. Counted under p's process, as the
+  // kernel's memcg counts the pages scanned on its lists.
+  void count_scanned(PageId p, std::uint64_t n = 1) {
+    scanned_[procs_ == nullptr ? 0 : procs_[p]] += n;
   }
 
   // Hint: the policy will soon nominate p (the engine then reads p's bits, with a device its
@@ -100,6 +118,7 @@ class PageTableView {
   const Trace* trace_;
   std::size_t frames_;
   const std::size_t* resident_;
+  std::uint64_t* scanned_;
   const SlotId* slots_;
   const ProcId* procs_;
   PageId incoming_ = kNoPage;

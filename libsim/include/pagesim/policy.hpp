@@ -78,6 +78,8 @@ struct PolicyTraits {
 //            File pages stay: the page cache outlives the process.
 // A policy must drop a victim from its own structures in select_victims or in on_evict; the
 // engine never evicts a page the policy did not nominate.
+// Reclaim work: in any callback, view.count_scanned(page) reports a resident page the policy
+// examined and kept (Counters::pages_scanned); the engine counts each victim itself.
 //
 // Threads: run_sweep (sweep.hpp) and Python's pagesim.sweep run several instances at once, one
 // per run, on native threads. Instances share nothing through the engine, but state shared

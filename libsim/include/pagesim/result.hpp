@@ -15,7 +15,9 @@ namespace pagesim {
 //   major_faults = swap_ins + file_reads + zero_refills,
 //   evictions = evictions_clean + evictions_dirty, evictions_dirty = swap_outs + file_writes,
 //   readahead_used + readahead_wasted <= readahead_pages (the rest is resident, unused, at the
-//   end). Readahead pages are not faults; a later access to one is a hit.
+//   end), pages_scanned >= evictions. Readahead pages are not faults; a later access to one is
+//   a hit. A process's counts are those of its pages: a fault on one of its pages, the eviction
+//   of one of them (whichever process's fault asked for the room), a scan of one of them.
 struct Counters {
   std::uint64_t accesses = 0;
   std::uint64_t hits = 0;
@@ -45,6 +47,13 @@ struct Counters {
   std::uint64_t readahead_used = 0;
   // Readahead pages evicted without having been accessed.
   std::uint64_t readahead_wasted = 0;
+  // Reclaim work: pages the policy examined to choose its victims, victims included (each
+  // eviction counts one), plus the pages it scanned and kept (PageTableView::count_scanned): a
+  // CLOCK hand passing over a referenced page, a page rotated or moved between the policy's
+  // lists (Linux: pgscan on the inactive lists and pgrefill on the active ones, summed). A
+  // policy that never looks at a page it keeps (lru, fifo, arc, belady...) scans only its
+  // victims: pages_scanned = evictions. Each policy's header says what it counts.
+  std::uint64_t pages_scanned = 0;
 
   Counters& operator+=(const Counters& other);
   // Adds `times` times other.
@@ -72,6 +81,7 @@ struct Counters {
     f("readahead_pages", &Counters::readahead_pages);
     f("readahead_used", &Counters::readahead_used);
     f("readahead_wasted", &Counters::readahead_wasted);
+    f("pages_scanned", &Counters::pages_scanned);
   }
   // Calls f(name, value) for every counter.
   template <class F>

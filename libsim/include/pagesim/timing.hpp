@@ -36,6 +36,7 @@ struct Vmstat {
   Column swap_outs;
   Column file_reads;   // file pages read by major faults (vmstat's bi, file pages only)
   Column file_writes;  // dirty file pages written back (bo)
+  Column pages_scanned;  // reclaim work (Counters::pages_scanned: pgscan + pgrefill)
   Eigen::VectorXd device_busy;
   Eigen::VectorXd device_read_busy;
   Eigen::VectorXd device_write_busy;
@@ -58,6 +59,7 @@ struct Vmstat {
     f("swap_outs", &Vmstat::swap_outs);
     f("file_reads", &Vmstat::file_reads);
     f("file_writes", &Vmstat::file_writes);
+    f("pages_scanned", &Vmstat::pages_scanned);
     f("device_busy", &Vmstat::device_busy);
     f("device_read_busy", &Vmstat::device_read_busy);
     f("device_write_busy", &Vmstat::device_write_busy);
