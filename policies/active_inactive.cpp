@@ -30,7 +30,9 @@
 //   i.e. inactive,unref -> inactive,ref -> active,unref -> active,ref
 //
 //   insertion (2.6.20): page cache -> inactive (add_to_page_cache_lru) then
-//     mark_page_accessed;  anonymous fault / swap-in -> active (lru_cache_add_active).
+//     mark_page_accessed (a file readahead page: not until a read uses it);  anonymous fault
+//     / swap-in, swap readahead page too (read_swap_cache_async) -> active
+//     (lru_cache_add_active).
 //     Parameter anon_insert=inactive: anonymous pages inserted inactive (5.9+).
 //
 //   reclaim (for each victim wanted):
@@ -325,7 +327,9 @@ class ActiveInactive final : public Policy {
     }
     pg_referenced_[p] = 0;
     lists_.push_front(active ? active_list(type) : inactive_list(type), p);
-    if (type == kFile) mark_page_accessed(p);
+    // A readahead page is added to the LRU unreferenced (add_to_page_cache_lru); the read
+    // that later uses it marks it.
+    if (type == kFile && !a.readahead) mark_page_accessed(p);
     if constexpr (kSwapToken) token_.fault(a);
   }
 

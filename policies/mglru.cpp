@@ -151,7 +151,8 @@ class Mglru final : public Policy {
       seq = min_seq_[type] + kMinNrGens >= max_seq_ ? min_seq_[type] : min_seq_[type] + 1;
     }
     add_to_gen(p, type, seq, /*front=*/true);
-    if (type == kFile) folio_inc_refs(p);
+    // A readahead page comes in unreferenced; the read that uses it is a hit (on_hit).
+    if (type == kFile && !a.readahead) folio_inc_refs(p);
   }
 
   // The PID controller's counts keep the page's past evictions and refaults: they are rates

@@ -118,6 +118,22 @@ constexpr std::int64_t kInactiveFileRef = 2 + 4;
 constexpr std::int64_t kActiveFile = 3;
 constexpr std::int64_t kActiveFileRef = 3 + 4;
 
+TEST_CASE("active_inactive: a file readahead page comes in unreferenced; its first read marks it") {
+  // File pages F0 F1 = ids 0, 1. F0 faults (add_to_page_cache_lru + mark_page_accessed):
+  // inactive, referenced. F1 is read ahead (add_to_page_cache_lru only): inactive,
+  // unreferenced. The read that uses F1 (a hit): inactive, referenced; a second: active.
+  const Trace t = file_trace({10, 11});
+  Driver d(t, "active_inactive", 8, Params{});
+  d.fault(0);
+  d.read_ahead(1);
+  CHECK(probe_active_inactive(d.policy(), 0) == kInactiveFileRef);
+  CHECK(probe_active_inactive(d.policy(), 1) == 2);  // inactive file, unreferenced
+  d.touch(1);
+  CHECK(probe_active_inactive(d.policy(), 1) == kInactiveFileRef);
+  d.touch(1);
+  CHECK(probe_active_inactive(d.policy(), 1) == kActiveFile);
+}
+
 TEST_CASE("active_inactive: a file page is promoted on its second touch, not its first") {
   // Pages: A=0 B=1 (dense ids in order of first touch). mark_page_accessed on every access.
   // A* inactive,ref   A  active,unref   B* inactive,ref   A active,ref
@@ -1074,6 +1090,23 @@ TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes b
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
   d.fault(0);
   CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 3);
+}
+
+TEST_CASE("mglru: a file readahead page comes in without a reference") {
+  // File pages F0 F1 = ids 0, 1, both inserted at min_seq + 1 = 1. F0 faults: its read is
+  // folio_inc_refs -> PG_referenced (tier 0); a second read -> PG_workingset (tier 1).
+  // F1 is read ahead: no folio_inc_refs; its first read -> PG_referenced (tier 0), its
+  // second -> tier 1.
+  const Trace t = file_trace({10, 11});
+  Driver d(t, "mglru", 8, Params{});
+  d.fault(0);
+  d.read_ahead(1);
+  d.touch(0);
+  d.touch(1);
+  CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 1);
+  CHECK(probe_mglru(d.policy(), 1) == 1 * 8 + 0);
+  d.touch(1);
+  CHECK(probe_mglru(d.policy(), 1) == 1 * 8 + 1);
 }
 
 TEST_CASE("mglru: file reads set referenced, then workingset, then 2-bit refs (tiers)") {
