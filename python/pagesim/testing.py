@@ -142,6 +142,10 @@ def _check_sums(report: Report, counters: Dict[str, int], where: str) -> None:
     if counters["pages_scanned"] < counters["evictions"]:
         report.fail(f"counters do not add up: pages_scanned < evictions (every victim is "
                     f"scanned){where}")
+    report.checks += 1
+    if counters["readahead_used"] > counters["hits"]:
+        report.fail(f"counters do not add up: readahead_used > hits (a readahead page is used "
+                    f"by a hit){where}")
 
 
 def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -> Report:

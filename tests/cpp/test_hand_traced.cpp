@@ -151,5 +151,25 @@ TEST_CASE("per-process counters add up to the total and follow the page's owner"
   CHECK(sum == r.total);
 }
 
+TEST_CASE("a readahead page freed unused at its process's exit is wasted, not used") {
+  // pid 1 writes pages 0..31, then reads page 0; pid 2 reads 40 pages. fifo, 16 frames,
+  // page_cluster 3, trace order, free_on_exit. Pages 16..31 evict pages 0..15 to slots
+  // 0..15. Reading page 0 swaps slot 0 in and reads ahead slots 1..7 (pages 1..7); the 8
+  // frames come from pages 16..23. pid 1 then exits: pages 1..7, never accessed, are freed.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 32; ++v) b.add(1, v, true);
+  b.add(1, 0, false);
+  for (std::uint64_t v = 100; v < 140; ++v) b.add(2, v, false);
+  const Trace t = std::move(b).build();
+  Params p{
+      {"frames", std::int64_t{16}}, {"schedule", std::string("static")}, {"free_on_exit", true}};
+  const Result r = simulate(t, "fifo", p);
+  CHECK(r.per_proc[0].readahead_pages == 7);
+  CHECK(r.per_proc[0].readahead_used == 0);
+  CHECK(r.per_proc[0].readahead_wasted == 7);
+  CHECK(r.per_proc[0].swap_ins == 1);
+  CHECK(r.per_proc[0].swap_outs == 24);  // pages 0..15, then 16..23
+}
+
 }  // namespace
 }  // namespace pagesim::test

@@ -1067,6 +1067,8 @@ void Engine::exit_process(P& policy, ProcId q) {
       --resident_of_[q];
     }
     if (b.has(page_bits::kInSwap)) release_slot(p);
+    // Read ahead and never used: wasted, as if evicted.
+    per_proc_[q].readahead_wasted += b.has(page_bits::kReadahead);
     b.value = page_bits::kFreed;
   }
 }

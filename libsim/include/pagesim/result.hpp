@@ -45,7 +45,7 @@ struct Counters {
   std::uint64_t readahead_pages = 0;
   // Readahead pages accessed (a hit) before their eviction.
   std::uint64_t readahead_used = 0;
-  // Readahead pages evicted without having been accessed.
+  // Readahead pages evicted (or freed at their process's exit) without having been accessed.
   std::uint64_t readahead_wasted = 0;
   // Reclaim work: pages the policy examined to choose its victims, victims included (each
   // eviction counts one), plus the pages it scanned and kept (PageTableView::count_scanned): a
