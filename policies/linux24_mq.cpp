@@ -37,8 +37,9 @@
 //
 //   Scanned (Counters::pages_scanned): every page refill_inactive_scan takes from the active
 //   tail (the tick's background scan included), every page page_launder takes from the
-//   inactive_dirty tail, every page try_to_swap_out looks at and keeps mapped or puts on an
-//   inactive list, and the victims (a page swap_out frees counts once, as the victim).
+//   inactive_dirty tail, every page try_to_swap_out looks at (one it frees included: a hit
+//   may rescue it from the free list), and the victims (a freed page again when rmqueue takes
+//   its frame).
 //
 //   try_to_swap_out(page), for each present pte on the walk:
 //     if (!mm->swap_cnt) return 1;  mm->swap_cnt--;
@@ -390,25 +391,18 @@ class Linux24Mq final : public Policy {
   }
 
   void try_to_swap_out(PageId p, PageTableView& view) {
+    view.count_scanned(p);  // every page the walk looks at, the ones it frees included
     const bool onlist = lists_.contains(kActive, p);
-    // Scanned unless freed: a freed page counts as the victim.
-    if (view.test_and_clear_referenced(p)) {
-      view.count_scanned(p);
-      return age_page_up(p);
-    }
+    if (view.test_and_clear_referenced(p)) return age_page_up(p);
     if (!onlist) age_[p] = static_cast<std::uint8_t>(age_[p] / 2);
-    if (age_[p] > 0) return view.count_scanned(p);
+    if (age_[p] > 0) return;
     unmap(p, view);
-    if (lists_.list_of(p) != PageLists::kNone) {  // PageSwapCache
-      view.count_scanned(p);
-      return deactivate_page(p);
-    }
+    if (lists_.list_of(p) != PageLists::kNone) return deactivate_page(p);  // PageSwapCache
     if (!view.dirty(p)) {
       page_freed();  // drop_pte: the last reference goes
       lists_.push_front(kFreed, p);
       return;
     }
-    view.count_scanned(p);
     lists_.push_front(kInactiveDirty, p);  // add_to_swap_cache -> lru_cache_add, age 0
   }
 

@@ -211,8 +211,8 @@ class Linux24Vscan final : public Policy {
       const PageId p = lists_.back(kInactive);
       lists_.move_to_front(kInactive, p);
       if (view.kind(p) == PageKind::kAnon && !unmapped_[p]) {
+        view.count_scanned(p);  // taken from the tail, whether skipped or the call to swap_out
         if (--max_mapped < 0) return swap_out(want, view, out);
-        view.count_scanned(p);
         continue;
       }
       evict(p, out);

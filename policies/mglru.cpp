@@ -79,6 +79,9 @@
 // Scanned (Counters::pages_scanned), as 6.1's scan_folios counts: every page an eviction step
 // takes from a tail, those sort_folio moves (protected, dirty: PGREFILL), those activated for a
 // young pte and the victims (isolated: PGSCAN). The aging walk counts nothing, as in the kernel.
+// Fewer than the kernel's: 6.1's walk only renumbers a young page's generation and eviction
+// later meets it in its old list and moves it (sort_folio's "promoted", PGREFILL); here the
+// walk moves it at once, so eviction never meets it.
 #include <algorithm>
 #include <cstdint>
 #include <vector>

@@ -504,6 +504,7 @@ void Engine::take_samples(Tick t) {
     vm_swap_outs_.push_back(in_row(&Counters::swap_outs));
     vm_file_reads_.push_back(in_row(&Counters::file_reads));
     vm_file_writes_.push_back(in_row(&Counters::file_writes));
+    vm_readahead_.push_back(in_row(&Counters::readahead_pages));
     vm_scanned_.push_back(in_row(&Counters::pages_scanned));
     const SwapDevice::Busy busy = device_.busy_until(at);
     vm_read_busy_.push_back(static_cast<std::int64_t>(busy.read - vm_last_busy_.read));
@@ -636,6 +637,7 @@ Result Engine::finish() {
     vm->swap_outs = col(vm_swap_outs_);
     vm->file_reads = col(vm_file_reads_);
     vm->file_writes = col(vm_file_writes_);
+    vm->readahead_pages = col(vm_readahead_);
     vm->pages_scanned = col(vm_scanned_);
     // Times as fractions of each row's interval (the last may be partial).
     Eigen::VectorXd length(rows);

@@ -57,9 +57,11 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
 
         - state at the end of the interval: ``resident_<pid>`` (pages of each process),
           ``free_frames``, ``swap_used`` (swap slots in use, vmstat's ``swpd``);
-        - events in the interval: ``faults``, ``major_faults``, ``swap_ins``, ``swap_outs``
-          (vmstat's ``si``/``so``, in pages), ``file_reads``, ``file_writes`` (file pages read
-          by major faults and written back: ``bi``/``bo`` of the file pages),
+        - events in the interval: ``faults``, ``major_faults``, ``swap_ins`` (major faults
+          that read a page from swap), ``swap_outs`` (pages written to swap, vmstat's ``so``),
+          ``file_reads`` (major faults that read a file page), ``file_writes`` (file pages
+          written back: ``bo`` of the file pages), ``readahead_pages`` (pages read ahead, swap
+          and file: vmstat's ``si`` + ``bi`` is ``swap_ins + file_reads + readahead_pages``),
           ``pages_scanned`` (reclaim work: pages the policy examined, victims included,
           /proc/vmstat's ``pgscan`` + ``pgrefill``);
         - fractions of the interval: ``device_busy`` (the swap device serving requests) and

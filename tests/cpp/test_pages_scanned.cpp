@@ -82,6 +82,36 @@ TEST_CASE("pages_scanned: policies that look only at their victims scan as many 
   }
 }
 
+TEST_CASE(
+    "pages_scanned: linux24_vscan counts the mapped page that sends shrink_cache to swap_out") {
+  // Anonymous pages 0..3 read once, 3 frames, no readahead. Fault 3 reclaims one page:
+  // priority 6..4: inactive empty. Priority 3: shrink_cache's max_scan 1, max_mapped
+  //   min(1 << 7, 0) = 0: takes page 0 from the inactive tail (mapped: 1 scanned) and
+  //   --max_mapped < 0 -> swap_out: walks pages 0 1 2, young: cleared and kept (3), wraps,
+  //   walks them again, now active: kept (3).
+  // Priority 2: refill_inactive(1) takes page 0 from the active tail (1).
+  // Priority 1: shrink_cache takes page 0 again (1) -> swap_out, whose walk evicts it (the
+  //   victim, 1). 1 + 3 + 3 + 1 + 1 + 1 = 10 (a reviewer's independent model: 10).
+  const Counters c = run(pages_trace({0, 1, 2, 3}), "linux24_vscan", 3);
+  CHECK(c.evictions == 1);
+  CHECK(c.pages_scanned == 10);
+}
+
+TEST_CASE("pages_scanned: linux24_mq counts the pages swap_out frees, and again when reused") {
+  // Anonymous pages 0..3 read once, then 1 and 2 again, 3 frames. Fault 3's reclaim: a
+  // reviewer's independent model of the rest of the policy counts 10 looks there, the victim
+  // included, when swap_out's frees are not counted; swap_out's walk frees pages 0, 1 and 2
+  // (clean, no swap cache: drop_pte), 3 looks more; rmqueue then takes page 0's frame (the
+  // victim, counted again). The reads of 1 and 2 rescue them from the free list (hits).
+  // Then 0, 1, 2, 3 and 4: page 4's fault takes a freed page's frame from the free list (+1).
+  const Counters c = run(pages_trace({0, 1, 2, 3, 1, 2}), "linux24_mq", 3);
+  CHECK(c.evictions == 1);
+  CHECK(c.pages_scanned == 13);
+  const Counters d = run(pages_trace({0, 1, 2, 3, 4}), "linux24_mq", 3);
+  CHECK(d.evictions == 2);
+  CHECK(d.pages_scanned == 14);
+}
+
 TEST_CASE("vmstat's pages_scanned column sums to the run's pages_scanned") {
   // Random traces with file pages; one process (clock's plain replay loop, with and without
   // a device) and three (static and round-robin order).

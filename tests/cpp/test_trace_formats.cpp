@@ -449,6 +449,9 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
        "0x20'"},
       {"pinatrace #eof twice", "0x1: R 0x10\n#eof\n#eof\n", TraceFormat::kPinatrace,
        "<string>:3: expected nothing after the '#eof'"},
+      {"pinatrace cut short", "0x1: W 0x7ffd6d1bc8f8\n0x2: R 0x7f", TraceFormat::kPinatrace,
+       "<string>:2: expected a newline at the end of the last access, or '#eof' after it: the "
+       "trace ends in the middle of '0x2: R 0x7f' (pinatrace killed while writing it?)"},
       {"pinatrace only #eof", "#eof\n", TraceFormat::kPinatrace,
        "<string>:1: expected at least one pinatrace access 'IP: R ADDRESS' or 'IP: W ADDRESS', "
        "found none"},

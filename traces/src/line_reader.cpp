@@ -60,6 +60,7 @@ bool LineReader::next(std::string_view& line) {
       const auto stop = static_cast<std::size_t>(static_cast<const char*>(nl) - buffer_.data());
       line = std::string_view(buffer_.data() + begin_, stop - begin_);
       begin_ = stop + 1;
+      terminated_ = true;
       break;
     }
     scanned = end_ - begin_;
@@ -67,6 +68,7 @@ bool LineReader::next(std::string_view& line) {
       if (begin_ == end_) return false;
       line = std::string_view(buffer_.data() + begin_, end_ - begin_);
       begin_ = end_;
+      terminated_ = false;
       break;
     }
     scanned += begin_;

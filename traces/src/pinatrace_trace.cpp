@@ -7,7 +7,8 @@
 //   #eof
 //
 // The instruction address is checked and ignored. A file without "#eof" (the tool was killed
-// before Fini) is read to its end; a line after "#eof" is an error.
+// before Fini) is read to its end, but for a last line without a newline: the tool was killed
+// while writing it, and its address may be cut short. A line after "#eof" is an error.
 #include "pagesim/error.hpp"
 #include "pagesim/line_reader.hpp"
 #include "readers.hpp"
@@ -58,6 +59,13 @@ std::uint64_t stream_pinatrace(LineReader& reader, const ReadOptions& options, A
       continue;
     }
     if (const std::string what = parse_pinatrace_line(line, access); !what.empty()) fail(what);
+    if (!reader.terminated()) {
+      fail(
+          "expected a newline at the end of the last access, or '#eof' after it: the trace "
+          "ends in the middle of " +
+          quoted(line) +
+          " (pinatrace killed while writing it?); its address may be cut short: remove the line");
+    }
     sink.add(pid, access.address >> shift, access.write, PageKind::kAnon);
     ++count;
   }

@@ -431,8 +431,8 @@ class Engine {
 
   // vmstat rows, flattened; times in ns, made fractions of their intervals at the end.
   std::vector<std::int64_t> vm_time_, vm_resident_, vm_free_, vm_swap_used_, vm_faults_, vm_major_,
-      vm_swap_ins_, vm_swap_outs_, vm_file_reads_, vm_file_writes_, vm_scanned_, vm_read_busy_,
-      vm_write_busy_, vm_idle_, vm_iowait_;
+      vm_swap_ins_, vm_swap_outs_, vm_file_reads_, vm_file_writes_, vm_readahead_, vm_scanned_,
+      vm_read_busy_, vm_write_busy_, vm_idle_, vm_iowait_;
   Counters vm_last_;
   SwapDevice::Busy vm_last_busy_;
   Tick vm_last_idle_ = 0;

@@ -80,8 +80,9 @@ class PageTableView {
   // Reclaim work (Counters::pages_scanned, /proc/vmstat pgscan and pgrefill): the policy
   // examined resident page p to choose victims and kept it (passed over a referenced page,
   // rotated or moved it between its lists); with n > 1, p and n - 1 other pages of p's
-  // process. Victims count by themselves: never report one. Counted under p's process, as the
-  // kernel's memcg counts the pages scanned on its lists.
+  // process. Victims count by themselves: do not report a page for the look that takes it as a
+  // victim (one looked at and kept earlier in the same call is reported for that look). Counted
+  // under p's process, as the kernel's memcg counts the pages scanned on its lists.
   void count_scanned(PageId p, std::uint64_t n = 1) {
     scanned_[procs_ == nullptr ? 0 : procs_[p]] += n;
   }

@@ -34,8 +34,11 @@ struct Vmstat {
   Column major_faults;
   Column swap_ins;
   Column swap_outs;
-  Column file_reads;   // file pages read by major faults (vmstat's bi, file pages only)
+  Column file_reads;   // major faults that read a file page
   Column file_writes;  // dirty file pages written back (bo)
+  // Pages read by readahead, swap and file: with swap_ins and file_reads, the pages read
+  // (vmstat's si + bi).
+  Column readahead_pages;
   Column pages_scanned;  // reclaim work (Counters::pages_scanned: pgscan + pgrefill)
   Eigen::VectorXd device_busy;
   Eigen::VectorXd device_read_busy;
@@ -59,6 +62,7 @@ struct Vmstat {
     f("swap_outs", &Vmstat::swap_outs);
     f("file_reads", &Vmstat::file_reads);
     f("file_writes", &Vmstat::file_writes);
+    f("readahead_pages", &Vmstat::readahead_pages);
     f("pages_scanned", &Vmstat::pages_scanned);
     f("device_busy", &Vmstat::device_busy);
     f("device_read_busy", &Vmstat::device_read_busy);

@@ -24,6 +24,9 @@ class LineReader {
   // error that says the file uses CR line endings) nor, on line 1, a UTF-8 byte-order mark;
   // false at end of input.
   bool next(std::string_view& line);
+  // Whether the line next() returned last ended with a newline (false for a last line cut
+  // short).
+  bool terminated() const { return terminated_; }
   std::uint64_t line_number() const { return line_number_; }
   const std::string& name() const { return name_; }
 
@@ -39,6 +42,7 @@ class LineReader {
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   bool eof_ = false;
+  bool terminated_ = true;
   std::uint64_t line_number_ = 0;
 };
 
