@@ -22,7 +22,7 @@ and the 6.1 multi-gen LRU; nor does FreeBSD 5, with or without defer_swapspace_p
 which keeps pages read() apart from mapped ones (a page read() enters its inactive queue,
 where the buffer cache releases it: vfs_vmio_release -> vm_page_unwire(m, 0), and a later
 read() puts it back at the tail; the page daemon frees it from there, while the hog's pages,
-which page faults put on the active queue, stay). Their runs take 9.57 s: the streams' reads
+which page faults put on the active queue, stay). Their runs take 9.41 s: the streams' reads
 and 4.3 ms of CPU time.
 
 Recency alone cannot tell the hog from the streams. Between two writes of a hog page come
@@ -30,7 +30,7 @@ the 7167 other hog pages and 7168 stream pages, more than memory holds, so lru e
 hog page before its next write: all 14336 rewrites of passes 2 and 3 are swap-ins, read 8
 slots at a time (1792 major faults), and every write is a swap-out but for the 4096 pages
 still resident at the end: 17408. The hog waits 12.6 s for its swap-ins and the run takes
-24.0 s, 2.5 times as long as without swapping. clock and two_q swap as many pages out and in
+23.8 s, 2.5 times as long as without swapping. clock and two_q swap as many pages out and in
 (two_q's ghost list A1out remembers 4096 evicted pages; a hog page comes back some 6000
 evictions after its own).
 
@@ -39,12 +39,12 @@ The 2.4 VMs give in part of the way: rmap_aging swaps out 4576 pages, with 2.4.0
 its inactive list, but calls swap_out, which walks the hog's page tables, whenever too many
 of the pages it scans there are mapped (asked for one page at a time, the engine's default,
 which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
-at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 9415 and 13870 (lru
+at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10560 and 13870 (lru
 18176), while active_inactive, mglru and freebsd still swap out nothing. 2.4.0 as it shipped
-(linux24_mq, no reverse map) swaps out 16226, 9222 even at 20 MiB: its swap_out halves the age
+(linux24_mq, no reverse map) swaps out 16187, 8891 even at 20 MiB: its swap_out halves the age
 of up to max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
 nr_active >> priority stream pages and stops at the first it deactivates; its swap-outs reach
-the disk as 2959 writes (lru: 544), and its run takes 43.67 s. arc swaps out 8048
+the disk as 2934 writes (lru: 544), and its run takes 43.16 s. arc swaps out 8048
 pages, yet its hog faults almost as often as under lru (1776 major faults).
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py

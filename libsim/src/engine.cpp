@@ -146,6 +146,8 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
                                         : Schedule::kStatic),
       swap_(swap_size(config, trace), slot_positions_matter(config)),
       ready_at_(trace.num_procs(), 0),
+      // The swap area, then a page's worth for every page (the file pages lie at its start,
+      // file_position): the span over which a seek averages device_seek_ms.
       device_(config.device,
               swap_size(config, trace) + (has_file_pages(trace) ? trace.num_pages() : 0),
               trace.page_size(), &ready_at_) {
@@ -196,6 +198,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   vm_last_iowait_.assign(trace.num_procs(), 0);
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(window);
+  if (has_file_pages(trace)) rank_file_pages();
   if (file_ra_max_ != 0) file_streams_.assign(trace.num_procs(), FileStream{});
   demand_paging_ =
       config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0 && file_ra_max_ == 0;
@@ -207,6 +210,21 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   throw ConfigError("not enough memory for the tables of " + std::to_string(trace.num_pages()) +
                     " pages and " + std::to_string(swap_size(config, trace)) +
                     " swap slots: lower parameter 'swap_slots' (default: twice the pages)");
+}
+
+void Engine::rank_file_pages() {
+  std::vector<PageId> sorted;
+  for (PageId p = 0; p < trace_.num_pages(); ++p) {
+    if (trace_.page_kind(p) == PageKind::kFile) sorted.push_back(p);
+  }
+  std::sort(sorted.begin(), sorted.end(), [&](PageId a, PageId b) {
+    return std::pair(trace_.page_proc(a), trace_.page_vpn(a)) <
+           std::pair(trace_.page_proc(b), trace_.page_vpn(b));
+  });
+  file_rank_.assign(trace_.num_pages(), 0);
+  for (std::size_t r = 0; r < sorted.size(); ++r)
+    file_rank_[sorted[r]] = static_cast<std::uint32_t>(r);
+  if (file_ra_max_ != 0) file_by_rank_ = std::move(sorted);
 }
 
 void Engine::plan_exits() {
@@ -323,23 +341,32 @@ void Engine::collect_file_readahead(PageId p) {
   //   }
   // Hits do not move a stream (the replay loops stay as they are): a reader that goes on
   // through pages already in memory past its window faults next further on, a random read.
+  // Offsets are vpns, a process's file pages its file (file_by_rank_ in offset order).
   const ProcId proc = proc_of(p);
+  const std::uint64_t vpn = trace_.page_vpn(p);
   FileStream& s = file_streams_[proc];
-  if (s.next != kStreamStart && s.next != p) {
-    s = {std::uint64_t{p} + 1, 0};
+  if (s.next != kStreamStart && s.next != vpn) {
+    s = {vpn + 1, 0};
     return;
   }
   s.size = s.size == 0 ? init_ra_size(file_ra_max_) : next_ra_size(s.size, file_ra_max_);
-  s.next = std::uint64_t{p} + s.size;
+  s.next = vpn + s.size;
   // __do_page_cache_readahead: the window's pages that are not in the page cache, up to the
-  // end of the file: here the first page that is not one of this process's file pages.
-  const std::uint64_t end = std::min<std::uint64_t>(s.next, bits_.size());
-  for (std::uint64_t q = std::uint64_t{p} + 1; q < end; ++q) {
-    const auto page = static_cast<PageId>(q);
-    if (!bits_[page].has(page_bits::kFile) || proc_of(page) != proc) break;
-    if (bits_[page].has(page_bits::kResident)) continue;
-    ra_.push_back({page, file_position(page)});
+  // end of the file: here the first vpn that is not one of this process's file pages (a
+  // page the trace never accesses is not in it: a hole ends the window too).
+  const std::size_t rank = file_rank_[p];
+  const std::size_t end = std::min<std::size_t>(rank + s.size, file_by_rank_.size());
+  for (std::size_t r = rank + 1; r < end; ++r) {
+    const PageId q = file_by_rank_[r];
+    if (proc_of(q) != proc || trace_.page_vpn(q) != vpn + (r - rank)) break;
+    if (bits_[q].has(page_bits::kResident)) continue;
+    ra_.push_back({q, swap_.size() + r});
   }
+}
+
+void Engine::cut_file_window(PageId p) {
+  const PageId last = ra_.empty() ? p : ra_.back().page;
+  file_streams_[proc_of(p)].next = trace_.page_vpn(last) + 1;
 }
 
 // read_pages, write_back and wait_for_read are flattened: the device's queue work (device.hpp)

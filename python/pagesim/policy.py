@@ -40,7 +40,8 @@ class Policy(_core.Policy):
     ``on_fault(access, view)``
         ``access.page`` has just become resident (after any eviction). With readahead
         (``page_cluster`` > 0) a swap-in also brings in pages of the neighbouring swap slots,
-        and with file readahead (``read_ahead_kb`` > 0) a file fault the file pages after it:
+        and with file readahead (``read_ahead_kb`` > 0) a file read fault its process's file
+        pages at the vpns after it:
         each gets an ``on_fault`` with ``access.readahead`` True (resident, clean, not
         referenced; ``access.kind`` its own kind; ``access.index`` is the faulting access),
         before the faulting page's own.

@@ -12,27 +12,31 @@
 namespace pagesim::test {
 namespace {
 
-// Reads of `accesses` (dense page ids): page p is a file page where kinds[p] is 'f' and
-// anonymous where it is 'a'; it belongs to process procs[p] - '0' (every page to process 0
-// when procs is empty), pid = process + 1; its vpn is its id.
+// Accesses `accesses` (dense page ids) with `access_kinds`, 'r' a read and 'w' a write (all
+// reads when empty): page p is a file page where kinds[p] is 'f' and anonymous where it is
+// 'a'; it belongs to process procs[p] - '0' (every page to process 0 when procs is empty),
+// pid = process + 1; its vpn is vpns[p] (its id when vpns is empty).
 Trace paged(const std::vector<PageId>& accesses, const std::string& kinds, std::string procs = "",
-            std::uint32_t page_size = 4096) {
+            std::uint32_t page_size = 4096, std::vector<std::uint64_t> vpns = {},
+            const std::string& access_kinds = "") {
   if (procs.empty()) procs.assign(kinds.size(), '0');
   std::vector<ProcId> page_proc;
-  std::vector<std::uint64_t> vpn;
   std::vector<PageKind> kind;
   ProcId last = 0;
   for (std::size_t p = 0; p < kinds.size(); ++p) {
     page_proc.push_back(static_cast<ProcId>(procs[p] - '0'));
     last = std::max(last, page_proc.back());
-    vpn.push_back(p);
+    if (vpns.size() == p) vpns.push_back(p);
     kind.push_back(kinds[p] == 'f' ? PageKind::kFile : PageKind::kAnon);
+  }
+  std::vector<std::uint8_t> flags(accesses.size(), 0);
+  for (std::size_t i = 0; i < access_kinds.size(); ++i) {
+    flags[i] = access_kinds[i] == 'w' ? Trace::kWrite : 0;
   }
   std::vector<std::uint64_t> pids;
   for (ProcId q = 0; q <= last; ++q) pids.push_back(q + 1);
-  return Trace::from_columns(std::vector<PageId>(accesses),
-                             std::vector<std::uint8_t>(accesses.size(), 0), std::move(page_proc),
-                             std::move(vpn), std::move(kind), std::move(pids), page_size, "paged");
+  return Trace::from_columns(std::vector<PageId>(accesses), std::move(flags), std::move(page_proc),
+                             std::move(vpns), std::move(kind), std::move(pids), page_size, "paged");
 }
 
 std::vector<PageId> scan(PageId n) {
@@ -115,6 +119,104 @@ TEST_CASE("file readahead: a window stops at an anonymous page and at another pr
   // Each readahead page counts under its process.
   CHECK(r.per_proc[0].readahead_pages == 7);
   CHECK(r.per_proc[1].readahead_pages == 3);
+}
+
+TEST_CASE("file readahead: windows follow vpns, the file offsets, not the order of first touch") {
+  // 8 file pages read once each in page id order (first touch), but at vpns 7, 6, ..., 0: a
+  // file read backwards. 32 frames.
+  //  vpn 7  the first read: window [7, 11), stopped at once: vpn 8 is not a file page    next 11
+  //  vpn 6  not 11: random, read alone                                                  next 7
+  //  vpn 5 .. 0  each not the vpn after the last read: random, alone
+  // 8 faults, nothing read ahead. (By page ids, 0..7 in order, it was windows of 4 and 4.)
+  const Trace backwards = paged(scan(8), std::string(8, 'f'), "", 4096, {7, 6, 5, 4, 3, 2, 1, 0});
+  const Counters c = simulate(backwards, "lru", file_ra(32, 128)).total;
+  CHECK(c.faults == 8);
+  CHECK(c.readahead_pages == 0);
+  // A hole: vpns 0 1 2 5 6 7 read in order (vpns 3 and 4 never accessed).
+  //  vpn 0  first read: [0, 4): readahead 1 2, stopped by the hole at 3                next 4
+  //  vpn 1, 2  hits
+  //  vpn 5  not 4: random, alone                                                        next 6
+  //  vpn 6  sequential after no window: [6, 10): readahead 7, then the end of the file
+  //  vpn 7  hit
+  // 3 faults, 3 readahead pages, all used.
+  const Trace holes = paged(scan(6), std::string(6, 'f'), "", 4096, {0, 1, 2, 5, 6, 7});
+  const Counters h = simulate(holes, "lru", file_ra(32, 128)).total;
+  CHECK(h.faults == 3);
+  CHECK(h.readahead_pages == 3);
+  CHECK(h.readahead_used == 3);
+}
+
+TEST_CASE("file readahead: two processes' streams interleaved page by page each read ahead") {
+  // Page ids alternate between process 0 (even ids) and 1 (odd ids), each reading its file
+  // at vpns 0..7 in order: 0/0 1/0 0/1 1/1 ... (process/vpn). 32 frames.
+  //  process 0: vpn 0 [0, 4): readahead vpns 1 2 3; vpn 4 [4, 12) cut at its last page 7:
+  //  readahead 5 6 7; the same for process 1. 4 faults, 12 readahead pages, all used.
+  std::vector<std::uint64_t> vpns;
+  std::vector<PageId> accesses;
+  for (PageId p = 0; p < 16; ++p) {
+    vpns.push_back(p / 2);
+    accesses.push_back(p);
+  }
+  const Trace t = paged(accesses, std::string(16, 'f'), "0101010101010101", 4096, vpns);
+  const Result r = simulate(t, "lru", file_ra(32, 128));
+  CHECK(r.total.faults == 4);
+  CHECK(r.per_proc[0].readahead_pages == 6);
+  CHECK(r.per_proc[1].readahead_pages == 6);
+  CHECK(r.total.readahead_used == 12);
+}
+
+TEST_CASE("file readahead: a file page's place on the disk follows its process and vpn") {
+  // Readahead off, a disk, fifo: the backwards reader of 8 file pages (vpns 7..0 in page id
+  // order) reads at 16 (twice 8 swap slots) + vpn: 23 from head 0, then 22 with the head at
+  // 24 (where the last read ended), 21 with it at 23, ...: 8 seeks, 23 + 7 x 2 = 37 pages of
+  // head movement. (By page id, 16 + page: one seek of 16, then on.)
+  Params p = file_ra(32, 0);
+  p.set("device", std::string("hdd-2002"));
+  p.set("io_scheduler", std::string("fifo"));
+  const Trace backwards = paged(scan(8), std::string(8, 'f'), "", 4096, {7, 6, 5, 4, 3, 2, 1, 0});
+  const Result r = simulate(backwards, "lru", p);
+  CHECK(r.device_stats.seeks == 8);
+  CHECK(r.device_stats.seek_distance == 37);
+}
+
+TEST_CASE("file readahead: a write reads its page alone and leaves the stream as it is") {
+  // 12 file pages, 32 frames; w a write, r a read (generic_file_buffered_write does not call
+  // page_cache_readahead).
+  //  w0  write fault: page 0 read alone; the stream has not started
+  //  r1  the stream's first read: [1, 5): readahead 2 3 4                 next 5
+  //  r2 r3 r4  hits
+  //  w5  write fault: 5 alone, the stream still expects 5
+  //  r6  not 5: random, alone                                             next 7, no window
+  //  r7  sequential after no window: [7, 11): readahead 8 9 10
+  // 5 faults, all file reads; 6 readahead pages, 3 used.
+  const Trace t = paged({0, 1, 2, 3, 4, 5, 6, 7}, std::string(12, 'f'), "", 4096, {}, "wrrrrwrr");
+  const Counters c = simulate(t, "lru", file_ra(32, 128)).total;
+  CHECK(c.faults == 5);
+  CHECK(c.file_reads == 5);
+  CHECK(c.readahead_pages == 6);
+  CHECK(c.readahead_used == 3);
+}
+
+TEST_CASE("file readahead: a window cut to the frames there are: the next read follows it") {
+  // 1024 file pages read in order, LRU, read_ahead_kb=128 (windows 4, 8, 16, then 32).
+  // 31 frames: [0, 4), [4, 12), [12, 28) (28 resident). At 28 the window [28, 60) has 31
+  // readahead pages, cut to frames - 1 = 30: 29..58, all 28 resident pages evicted for them;
+  // the stream's next is 59, so each later fault reads 31 pages: 28, 59, ..., 1020, where
+  // 996 / 31 = 32 faults read 992 pages and a 33rd the last 4 (1020 + readahead 1021..1023).
+  // 3 + 33 = 36 faults, 1024 - 36 = 988 readahead pages, all used.
+  // 8 frames: [0, 4), [4, 12) (4 evicted), then at 12 the window of 16 is cut to 7: 13..19,
+  // next 20, and so on: every fault from vpn 4 on reads 8 pages, 1020 / 8 = 127.5: 128 faults.
+  // 1 + 128 = 129 faults, 895 readahead pages.
+  // 32 frames: no cut (31 readahead pages fit): 3 + 996 / 32 = 31.1 -> 32 faults: 35.
+  const Trace t = paged(scan(1024), std::string(1024, 'f'));
+  const std::pair<std::int64_t, std::uint64_t> cases[] = {{31, 36}, {8, 129}, {32, 35}};
+  for (const auto& [frames, faults] : cases) {
+    CAPTURE(frames);
+    const Counters c = simulate(t, "lru", file_ra(frames, 128)).total;
+    CHECK(c.faults == faults);
+    CHECK(c.readahead_pages == 1024 - faults);
+    CHECK(c.readahead_used == 1024 - faults);
+  }
 }
 
 TEST_CASE("file readahead: evicted readahead pages are wasted; at most frames - 1 are read") {

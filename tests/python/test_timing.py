@@ -174,6 +174,48 @@ def test_file_readahead_streams_dd_at_the_disks_rate():
         assert f"{rate:.1f} MB/s" in readme
 
 
+def test_file_readahead_follows_vpns_so_a_random_reader_reads_page_by_page():
+    # 1000 file pages read once each at random offsets (vpns), first touched in that order.
+    # Readahead follows a process's vpns, so almost every read is random (ra_off) and reads
+    # its page alone; only a read at the vpn after the last one is sequential and opens a
+    # window (4, then 8, 16, 32 pages). A model of that, with 2000 frames (nothing evicted):
+    v = np.random.default_rng(0).permutation(1000)
+    t = pagesim.Trace.from_arrays(v, kinds=np.ones(1000, dtype=np.uint8))
+    resident, faults, read_ahead, nxt, size = set(), 0, 0, None, 0
+    for x in v.tolist():
+        if x in resident:
+            continue
+        faults += 1
+        resident.add(x)
+        if nxt is not None and x != nxt:
+            nxt, size = x + 1, 0
+            continue
+        size = 4 if size == 0 else min(2 * size, 32)
+        nxt = x + size
+        window = set(range(x + 1, min(x + size, 1000))) - resident
+        resident |= window
+        read_ahead += len(window)
+    assert faults > 990
+    r = pagesim.simulate(t, "lru", frames=2000, read_ahead_kb=128, device="hdd-2002")
+    assert (r["file_reads"], r["readahead_pages"]) == (faults, read_ahead)
+    # The file's pages lie on the disk in vpn order: without readahead a read that does not
+    # start where the last one ended (at the next vpn) seeks, and the first one does.
+    off = pagesim.simulate(t, "lru", frames=2000, device="hdd-2002")
+    assert off.device_stats["seeks"] == 1 + int(np.sum(np.diff(v) != 1))
+
+
+def test_file_readahead_reads_ahead_for_streams_interleaved_page_by_page():
+    # Two dd's of a 16 MiB file (4096 pages each) interleaved access by access: each process
+    # reads its own file in vpn order, windows of 4, 8, 16, then 127 of 32 and the last 4
+    # (28 + 127 * 32 + 4 = 4096): 131 faults and 4096 - 131 = 3965 readahead pages each.
+    a = pagesim.generate("stream", mib=16, files=1, pid=1)
+    b = pagesim.generate("stream", mib=16, files=1, pid=2)
+    t = pagesim.interleave([a, b], quantum=1)
+    r = pagesim.simulate(t, "lru", frames=20000, read_ahead_kb=128)
+    assert r["major_faults"] == 2 * 131
+    assert r["readahead_pages"] == r["readahead_used"] == 2 * 3965
+
+
 def test_read_ahead_kb_is_checked():
     t = pagesim.Trace.from_arrays(np.array([0, 1]))
     for bad in (-1, 16385):

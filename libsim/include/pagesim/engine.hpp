@@ -100,27 +100,32 @@ struct EngineConfig {
 //   stopping at the first free slot (or the end of swap), skipping resident pages; then the
 //   faulting page;
 // - file pages are read from and written to their file, placed after the swap area on the
-//   same device in page id order (file_position);
+//   same device in (process, vpn) order: a process's file pages stand for one file (below),
+//   its vpns for their offsets (file_position);
 // - file readahead (read_ahead_kb > 0; Linux 2.6.20 mm/readahead.c page_cache_readahead),
 //   per process: the trace has no file identity, so a process's file faults stand for the
-//   reads of one open file (one file_ra_state), and its file pages in page id order for the
-//   file's pages in offset order. A file fault on page p is sequential when p is the page
-//   after the process's last window (its first file fault counts as a read at the start of
-//   the file: sequential too); then the window [p, p + size) is read, the fault's page and
-//   size - 1 readahead pages, size being
+//   reads of one open file (one file_ra_state), and a file page's vpn for its offset in that
+//   file. A read fault on file page p is sequential when vpn(p) is the vpn after the
+//   process's last window (its first file read counts as a read at the start of the file:
+//   sequential too); then the window vpn(p), vpn(p) + 1, ... is read, size pages: the
+//   fault's page and size - 1 readahead pages, size being
 //     get_init_ra_size(1, max) after no window (the first read, or a random one before it):
 //       4 pages when max >= 32, 2 when max >= 4, else max;
 //     get_next_ra_size(previous size) after a window: x4 while below max / 16, else x2,
 //       capped at max (for 32 pages: 4, 8, 16, 32, 32, ...);
-//   max being read_ahead_kb * 1024 / page size. A fault elsewhere is random: ra_off, the page
-//   is read alone and the next fault on the page after it starts a window again. The window
-//   stops at the end of the trace's pages and at the first page that is not a file page of
-//   the same process (another file, anonymous memory); resident pages in it are skipped (the
-//   page cache has them: no IO) but count towards its size. Not modelled: the asynchronous
-//   ahead window (a sequential reader waits for each window instead of reading the next while
-//   it consumes this one, so a stream's time is one wait per window, not overlapped with its
-//   CPU time), RA_FLAG_MISS shrinking (a window's page evicted before use), RA_FLAG_INCACHE
-//   and mmap's read-around (filemap_nopage);
+//   max being read_ahead_kb * 1024 / page size. A read fault elsewhere is random: ra_off, the
+//   page is read alone and the next read fault on the vpn after it starts a window again. The
+//   window stops at the first vpn for which the trace has no file page of the process: the
+//   end of the file, anonymous memory, or a hole (a page the trace never accesses has no page
+//   id, so it cannot be read ahead, and the window ends before it). Resident pages in it are
+//   skipped (the page cache has them: no IO) but count towards its size. When memory holds
+//   fewer pages than the window (below), the window is cut and the stream's next vpn follows
+//   the last page read. A write fault on a file page reads its page alone and leaves the
+//   stream as it is (generic_file_buffered_write does not call page_cache_readahead). Not
+//   modelled: the asynchronous ahead window (a sequential reader waits for each window
+//   instead of reading the next while it consumes this one, so a stream's time is one wait
+//   per window, not overlapped with its CPU time), RA_FLAG_MISS shrinking (a window's page
+//   evicted before use), RA_FLAG_INCACHE and mmap's read-around (filemap_nopage);
 // - readahead pages (swap and file) are resident, clean and not referenced; the engine
 //   reclaims frames for them like for the faulting page (Linux allocates them with reclaim
 //   too), at most frames - 1 of them, and fewer when the policy returns fewer victims; the
@@ -264,9 +269,13 @@ class Engine {
   void read_ahead(P& policy, std::size_t i);
   // Fills ra_ with the pages to read ahead around p's slot.
   void collect_readahead(PageId p);
-  // File readahead at a fault on file page p: updates its process's stream and fills ra_
+  // File readahead at a read fault on file page p: updates its process's stream and fills ra_
   // with the pages of the window after p (see Engine).
   void collect_file_readahead(PageId p);
+  // After fault_general cut the window of a read fault on file page p to the frames there
+  // were (ra_ holds fewer pages than collect_file_readahead put in): the stream's next read
+  // follows the last page read.
+  void cut_file_window(PageId p);
   // Counts a fault on access i and makes its page resident.
   void fault_in(std::size_t i);
   // The bits of a page with bits `bits` after a fault on it by an access with flags `flags`.
@@ -278,7 +287,8 @@ class Engine {
   bool read_pages(PageId p, ProcId proc, bool swap_in);
   // Writes dirty page p back to its file or its swap slot (the device's cost).
   void write_back(PageId p, bool file);
-  std::uint64_t file_position(PageId p) const { return swap_.size() + p; }
+  // A file page's place on the device: after the swap area, in (process, vpn) order.
+  std::uint64_t file_position(PageId p) const { return swap_.size() + file_rank_[p]; }
   // Static order: proc waits (and the clock with it) until its read completes.
   void wait_for_read(ProcId proc);
   // Books process q's wait for IO over [from, to), after it ended.
@@ -340,6 +350,8 @@ class Engine {
   void exit_process(P& policy, ProcId q);
   // Fills exit_begin_, exit_pages_ and exits_.
   void plan_exits();
+  // Builds file_rank_ (and file_by_rank_ with file readahead on).
+  void rank_file_pages();
   // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
   ProcId proc_of(PageId p) const { return one_proc_ ? 0 : trace_.page_proc(p); }
   // Counters of the process owning page p.
@@ -395,7 +407,7 @@ class Engine {
   bool one_proc_ = false;
   VictimList victims_;
   // The pages to read ahead at a fault, in position order, with their positions on the
-  // device (swap slots, or file_position; which the collect functions know: read_pages then
+  // device (swap slots, or file positions; which the collect functions know: read_pages then
   // need not look them up, a cache miss each).
   struct Readahead {
     PageId page;
@@ -405,9 +417,15 @@ class Engine {
   // File readahead: the largest window in pages (ra_pages), 0 when off (read_ahead_kb under
   // two pages, or a trace without file pages).
   std::uint32_t file_ra_max_ = 0;
-  // Per process, its stream's state (file_ra_state): the page after its last window, or after
-  // its last random read (kStreamStart before its first file fault), and that window's size
-  // (0 after a random read: ra_off).
+  // The file pages sorted by (process, vpn): a process's file in offset order (only with file
+  // readahead on); and each file page's index in it (only for a trace with file pages, 0 for
+  // an anonymous page), which places it on the device and starts its window.
+  std::vector<PageId> file_by_rank_;
+  PageArray<std::uint32_t> file_rank_;
+  // Per process, its stream's state (file_ra_state): the vpn after its last window (after the
+  // last page read when the window was cut), or after its last random read (kStreamStart
+  // before its first file read; no vpn reaches it, a vpn being an address / the page size),
+  // and that window's size (0 after a random read: ra_off).
   static constexpr std::uint64_t kStreamStart = ~std::uint64_t{0};
   struct FileStream {
     std::uint64_t next = kStreamStart;
@@ -597,10 +615,14 @@ bool Engine::fault_general(P& policy, std::size_t i) {
   const PageBits b = bits_[p];
   const bool swap_in = b.has(page_bits::kInSwap);
   ra_.clear();
+  std::size_t file_window = 0;  // the readahead pages of a file window, before any cut
   if (config_.page_cluster != 0 && swap_in) {  // in this order: swap_in is a coin toss
     collect_readahead(p);
-  } else if (file_ra_max_ != 0 && b.has(page_bits::kFile)) {
+  } else if (file_ra_max_ != 0 && b.has(page_bits::kFile) && !trace_.write(i)) {
+    // A write does not read ahead (generic_file_buffered_write never calls
+    // page_cache_readahead): its page is read alone and the stream stays as it is.
     collect_file_readahead(p);
+    file_window = ra_.size();
   }
   // At most frames - 1 readahead pages: then want <= resident pages, as policies assume.
   if (ra_.size() >= config_.frames) ra_.resize(config_.frames - 1);
@@ -616,6 +638,7 @@ bool Engine::fault_general(P& policy, std::size_t i) {
   if (!ra_.empty() && ra_.size() + resident_ >= config_.frames) {
     ra_.resize(config_.frames - resident_ - 1);
   }
+  if (ra_.size() < file_window) cut_file_window(p);
 
   const bool blocked =
       io && (swap_in || b.has(page_bits::kFile)) && read_pages(p, proc_of(p), swap_in);

@@ -57,14 +57,15 @@ struct PolicyTraits {
 //            then the engine makes the faulting page resident with the referenced bit set
 //            (dirty on a write);
 //            readahead: on a swap-in with page_cluster > 0, the engine also brings in the
-//            non-resident pages of the slots around the faulting one, and on a file fault
-//            with read_ahead_kb > 0 the non-resident file pages after the faulting one (see
-//            engine.hpp): it makes all of them resident (clean, NOT referenced), then for
-//            each, in slot (file) order: on_fault(ra, view) with ra.readahead = true, ra.page
-//            that page, ra.kind its kind, ra.index the faulting access, ra.write false.
-//            During these calls the faulting page is already resident (and referenced) but
-//            has had no on_fault yet. A policy that ignores the flag treats it as a fault,
-//            which is sane (the page is resident and must be evictable);
+//            non-resident pages of the slots around the faulting one, and on a file read
+//            fault with read_ahead_kb > 0 the non-resident file pages of its process at the
+//            vpns after the faulting one's (see engine.hpp): it makes all of them resident
+//            (clean, NOT referenced), then for each, in slot (file) order: on_fault(ra, view)
+//            with ra.readahead = true, ra.page that page, ra.kind its kind, ra.index the
+//            faulting access, ra.write false. During these calls the faulting page is already
+//            resident (and referenced) but has had no on_fault yet. A policy that ignores the
+//            flag treats it as a fault, which is sane (the page is resident and must be
+//            evictable);
 //            finally on_fault(access, view) for the faulting page
 //     exit:  with free_on_exit, after the last access of a process (in replay order) while
 //            another process still has accesses to make, for each anonymous page of it,
