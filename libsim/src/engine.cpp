@@ -80,7 +80,14 @@ std::map<std::string, std::string, std::less<>> EngineConfig::parameters() {
     }
     out[key] = k.range + " (default " + (one_default ? first : list) + ")";
   }
-  // Defaults that depend on the trace, ranges that depend on frames (read above as 1).
+  // Defaults that depend on the trace, ranges that depend on frames (read above as 1) or that
+  // from_params narrows after reading the key.
+  const auto with_range = [&](const std::string& key, const std::string& range) {
+    out[key] = range + out[key].substr(keys[key].range.size());
+  };
+  with_range("device_transfer_mb_s", "number above 0, up to 1e+09");
+  with_range("device_seek_ms", "number from device_track_seek_ms to 1e+06");
+  with_range("device_track_seek_ms", "number from 0 to device_seek_ms");
   out["frames"] = keys["frames"].range + " (required)";
   out["swap_slots"] = keys["swap_slots"].range + " (default 0: twice the trace's pages)";
   out["schedule"] = keys["schedule"].range +

@@ -127,8 +127,8 @@ def policy_parameters(name: str) -> dict[str, str]:
 def engine_parameters() -> dict[str, str]:
     """The engine's settings, which every policy takes, each with what it takes:
     ``{"page_cluster": "integer from 0 to 10 (default 3)", ...}``. A device figure lists each
-    preset's default: ``"number from 0 to 1000000 (default 8.5 for hdd-2002, 12 for
-    hdd-laptop)"``. Units are in the key's name (``_ns``, ``_ms``, ``_us``, ``_mb_s``); counts
+    preset's default: ``"number from 0 to 1e+06 (default 4.17 for hdd-2002, 5.5 for
+    hdd-laptop)"`` (``device_rotation_ms``). Units are in the key's name (``_ns``, ``_ms``, ``_us``, ``_mb_s``); counts
     are in pages or frames. The README's "Parameters" says what each one does."""
     return dict(_core.engine_parameters())
 
@@ -207,8 +207,9 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         Memory size in pages.
     **params
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
-        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``read_ahead_kb``, ``device`` and ``device_*``,
-        ``io_scheduler``, ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
+        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``read_ahead_kb``, ``device`` and
+        ``device_*``, ``io_scheduler``, ``io_max_request_pages``, ``io_queue_depth``,
+        ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
         and the policy's own parameters (``seed`` for ``random``); :func:`engine_parameters`
         and :func:`policy_parameters` say what each takes. An unknown key raises
         :class:`ConfigError` naming the closest known one.

@@ -318,8 +318,14 @@ def test_policy_parameters_say_what_each_key_takes():
 def test_engine_parameters_list_every_key_with_its_true_default():
     params = pagesim.engine_parameters()
     assert params["page_cluster"] == "integer from 0 to 10 (default 3)"
-    assert params["device_seek_ms"] == "number from 0 to 1e+06 (default 8.5 for hdd-2002, 12 for hdd-laptop)"
+    assert params["device_rotation_ms"] == "number from 0 to 1e+06 (default 4.17 for hdd-2002, 5.5 for hdd-laptop)"
     assert params["frames"] == "integer from 1 to 1099511627776 (required)"
+    # Ranges that from_params narrows after reading the key.
+    assert params["device_transfer_mb_s"].startswith("number above 0, up to 1e+09 (default 30 for hdd-2002")
+    assert params["device_seek_ms"].startswith("number from device_track_seek_ms to 1e+06 (default 8.5")
+    for bad in ({"device_transfer_mb_s": 0}, {"device_seek_ms": 0.5}):
+        with pytest.raises(pagesim.ConfigError):
+            pagesim.simulate(random_trace(1, length=10), "lru", frames=5, device="hdd-2002", **bad)
     # A trace of two processes on a disk, where every setting can change a count or a time.
     trace = random_trace(1, length=600)
 

@@ -82,7 +82,7 @@ struct EngineConfig {
 
   static EngineConfig from_params(const Params& params);
   // Every key from_params reads, with what it takes ("integer from 0 to 10 (default 3)"). A
-  // device figure has each preset's default ("(default 8.5 for hdd-2002, 12 for hdd-laptop)").
+  // device figure has each preset's default ("(default 4.17 for hdd-2002, 5.5 for hdd-laptop)").
   static std::map<std::string, std::string, std::less<>> parameters();
 };
 
