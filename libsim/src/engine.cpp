@@ -395,12 +395,20 @@ __attribute__((flatten)) bool Engine::read_pages(PageId p, ProcId proc, bool swa
   }
   // Readahead in position order with the faulting page in its place (one batch: adjacent
   // positions merge into one request), then unplug.
+  // A swap-in waits for the request holding its page. A file read waits for its whole window
+  // (the window's pages are used as read), which follows its page on the disk: for the request
+  // holding the window's last page, which the schedulers start last of the window's but for
+  // C-LOOK with the head inside the window.
   const std::uint64_t pos = swap_in ? slot_[p] : file_position(p);
+  const bool whole_window = !swap_in && !ra_.empty();
   std::size_t k = 0;
   for (; k < ra_.size() && ra_[k].position < pos; ++k) device_.submit(ra_[k].position, false, now_);
   ready_at_[proc] = kNoTime;
-  device_.submit(pos, false, now_, proc);
-  for (; k < ra_.size(); ++k) device_.submit(ra_[k].position, false, now_);
+  device_.submit(pos, false, now_, whole_window ? kNoProc : proc);
+  for (; k < ra_.size(); ++k) {
+    device_.submit(ra_[k].position, false, now_,
+                   whole_window && k + 1 == ra_.size() ? proc : kNoProc);
+  }
   device_.advance(now_);
   return true;
 }

@@ -89,10 +89,10 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
         return pd.DataFrame()
     pids = [p["pid"] for p in result.per_process]
     data = {f"resident_{pid}": arrays["resident"][:, k] for k, pid in enumerate(pids)}
-    for name in ("free_frames", "swap_used", "faults", "major_faults", "swap_ins", "swap_outs",
-                 "file_reads", "file_writes", "pages_scanned", "device_busy", "device_read_busy",
-                 "device_write_busy", "cpu_user", "cpu_system", "cpu_iowait"):
-        data[name] = arrays[name]
+    # Every other series, in the engine's order (Vmstat::for_each_series).
+    for name, series in arrays.items():
+        if name not in ("interval_ns", "time_ns", "resident", "iowait"):
+            data[name] = series
     data.update({f"iowait_{pid}": arrays["iowait"][:, k] for k, pid in enumerate(pids)})
     return pd.DataFrame(data, index=pd.Index(arrays["time_ns"] * _NS, name="time_s"))
 

@@ -65,7 +65,8 @@ def test_vmstat_is_a_read_only_view_and_a_dataframe():
     df = r.vmstat()
     assert list(df.columns) == ["resident_1", "free_frames", "swap_used", "faults",
                                 "major_faults", "swap_ins", "swap_outs", "file_reads",
-                                "file_writes", "pages_scanned", "device_busy", "device_read_busy",
+                                "file_writes", "readahead_pages", "pages_scanned", "device_busy",
+                                "device_read_busy",
                                 "device_write_busy", "cpu_user", "cpu_system", "cpu_iowait",
                                 "iowait_1"]
     # The process waits from its fault at 300 ns to the end; the CPU with it.
@@ -214,6 +215,36 @@ def test_file_readahead_reads_ahead_for_streams_interleaved_page_by_page():
     r = pagesim.simulate(t, "lru", frames=20000, read_ahead_kb=128)
     assert r["major_faults"] == 2 * 131
     assert r["readahead_pages"] == r["readahead_used"] == 2 * 3965
+
+
+def test_a_file_reader_waits_for_its_whole_window_even_when_split_into_requests():
+    # 32 file pages read in order, 1 ms of CPU each; a disk with 1 ms overhead, 5 ms for any
+    # seek, no rotation, 1 ms per page, requests of at most 8 pages. Windows 0-3 (a seek from
+    # slot 0 to the file after the 64-slot swap area, + 1 + 4 = 10 ms), 4-11 (1 + 8 = 9),
+    # 12-27 (two requests of 8: 9 + 9), 28-31 (5): 42 ms of reads. The reader waits for each
+    # whole window, so nothing overlaps: 32 ms of CPU + 42 = 74 ms. (Waiting only for the
+    # request holding its page, it would use pages 20-27 while still being read: 65 ms.)
+    t = pagesim.Trace.from_arrays(np.arange(32), kinds=np.ones(32, np.uint8))
+    r = pagesim.simulate(t, "lru", frames=100, read_ahead_kb=128, io_max_request_pages=8,
+                         cpu_ns=1_000_000, device="hdd-2002", device_overhead_ms=1,
+                         device_seek_ms=5, device_track_seek_ms=5, device_rotation_ms=0,
+                         device_transfer_mb_s=4.096)
+    assert r.device_stats["reads"] == 5
+    assert r.device_stats["read_busy_ns"] == 42_000_000
+    assert r.time["elapsed_ns"] == 74_000_000
+    assert r.time["iowait_ns"] == 42_000_000
+
+
+def test_vmstat_has_every_series_of_the_arrays():
+    # readahead_pages among them: with swap_ins and file_reads, the pages read (si + bi).
+    t = pagesim.Trace.from_arrays(np.arange(10), kinds=np.ones(10, np.uint8))
+    r = pagesim.simulate(t, "lru", frames=100, read_ahead_kb=128, device="hdd-2002",
+                         interval_ns=5_000_000)
+    df = r.vmstat()
+    for name in r.vmstat_arrays:
+        if name not in ("interval_ns", "time_ns", "resident", "iowait"):
+            assert name in df.columns
+    assert (df["file_reads"] + df["readahead_pages"]).sum() == r.device_stats["pages_read"] == 10
 
 
 def test_read_ahead_kb_is_checked():

@@ -122,10 +122,12 @@ struct EngineConfig {
 //   fewer pages than the window (below), the window is cut and the stream's next vpn follows
 //   the last page read. A write fault on a file page reads its page alone and leaves the
 //   stream as it is (generic_file_buffered_write does not call page_cache_readahead). Not
-//   modelled: the asynchronous ahead window (a sequential reader waits for each window
-//   instead of reading the next while it consumes this one, so a stream's time is one wait
-//   per window, not overlapped with its CPU time), RA_FLAG_MISS shrinking (a window's page
-//   evicted before use), RA_FLAG_INCACHE and mmap's read-around (filemap_nopage);
+//   modelled: the asynchronous ahead window (a sequential reader waits for each whole
+//   window, all its requests, instead of reading the next while it consumes this one, so a
+//   stream's time is one wait per window, not overlapped with its CPU time), reads that hit
+//   (only faults move a stream: a hit at the stream's next vpn leaves it, and the next fault
+//   starts over; 2.6.20 calls page_cache_readahead on every read), RA_FLAG_MISS shrinking (a
+//   window's page evicted before use), RA_FLAG_INCACHE and mmap's read-around (filemap_nopage);
 // - readahead pages (swap and file) are resident, clean and not referenced; the engine
 //   reclaims frames for them like for the faulting page (Linux allocates them with reclaim
 //   too), at most frames - 1 of them, and fewer when the policy returns fewer victims; the
