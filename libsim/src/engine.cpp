@@ -352,12 +352,13 @@ void Engine::collect_file_readahead(PageId p) {
   const ProcId proc = proc_of(p);
   const std::uint64_t vpn = trace_.page_vpn(p);
   FileStream& s = file_streams_[proc];
-  if (s.next != kStreamStart && s.next != vpn) {
-    s = {vpn + 1, 0};
+  if (!s.follows(vpn)) {
+    s.after(vpn, 1);
+    s.size = 0;
     return;
   }
   s.size = s.size == 0 ? init_ra_size(file_ra_max_) : next_ra_size(s.size, file_ra_max_);
-  s.next = vpn + s.size;
+  s.after(vpn, s.size);
   // __do_page_cache_readahead: the window's pages that are not in the page cache, up to the
   // end of the file: here the first vpn that is not one of this process's file pages (a
   // page the trace never accesses is not in it: a hole ends the window too).
@@ -373,7 +374,7 @@ void Engine::collect_file_readahead(PageId p) {
 
 void Engine::cut_file_window(PageId p) {
   const PageId last = ra_.empty() ? p : ra_.back().page;
-  file_streams_[proc_of(p)].next = trace_.page_vpn(last) + 1;
+  file_streams_[proc_of(p)].after(trace_.page_vpn(last), 1);
 }
 
 // read_pages, write_back and wait_for_read are flattened: the device's queue work (device.hpp)

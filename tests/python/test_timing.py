@@ -247,6 +247,18 @@ def test_vmstat_has_every_series_of_the_arrays():
     assert (df["file_reads"] + df["readahead_pages"]).sum() == r.device_stats["pages_read"] == 10
 
 
+def test_a_file_stream_does_not_wrap_around_at_the_top_of_the_address_space():
+    # A read at vpn 1000 (or 2^64 - 1) starts a window of 4 (nothing else of the file is
+    # there to read): the stream's next vpn is 1004 (or past 2^64). Then 3, 4, 5, 6: 3 is
+    # random, read alone; 4 follows it: a window of 4 reads 5 and 6. 3 faults, 2 readahead
+    # pages, whichever the first vpn (with 2^64 - 1 + 4 wrapping to 3, 3 looked sequential).
+    for first in (1000, 2**64 - 1):
+        t = pagesim.Trace.from_arrays(np.array([first, 3, 4, 5, 6], dtype=np.uint64),
+                                      kinds=np.ones(5, np.uint8))
+        r = pagesim.simulate(t, "lru", frames=100, read_ahead_kb=128)
+        assert (r["file_reads"], r["readahead_pages"]) == (3, 2)
+
+
 def test_read_ahead_kb_is_checked():
     t = pagesim.Trace.from_arrays(np.array([0, 1]))
     for bad in (-1, 16385):

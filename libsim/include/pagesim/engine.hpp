@@ -425,13 +425,21 @@ class Engine {
   std::vector<PageId> file_by_rank_;
   PageArray<std::uint32_t> file_rank_;
   // Per process, its stream's state (file_ra_state): the vpn after its last window (after the
-  // last page read when the window was cut), or after its last random read (kStreamStart
-  // before its first file read; no vpn reaches it, a vpn being an address / the page size),
-  // and that window's size (0 after a random read: ra_off).
-  static constexpr std::uint64_t kStreamStart = ~std::uint64_t{0};
+  // last page read when the window was cut), or after its last random read, and that
+  // window's size (0 after a random read: ra_off). Before its first file read every read is
+  // sequential (prev_page -1 at open).
   struct FileStream {
-    std::uint64_t next = kStreamStart;
+    std::uint64_t next = 0;
     std::uint32_t size = 0;
+    bool started = false;
+    bool past_end = false;  // next is 2^64 or beyond: no vpn follows
+    // Whether a read at `vpn` follows the stream.
+    bool follows(std::uint64_t vpn) const { return !started || (!past_end && next == vpn); }
+    // The stream goes on after the n pages from `vpn`.
+    void after(std::uint64_t vpn, std::uint64_t n) {
+      started = true;
+      past_end = __builtin_add_overflow(vpn, n, &next);
+    }
   };
   std::vector<FileStream> file_streams_;
 
