@@ -111,17 +111,13 @@ bool slot_positions_matter(const EngineConfig& config) {
          config.device.kind == DeviceKind::kSsd;
 }
 
-bool has_file_pages(const Trace& trace) {
-  return std::any_of(trace.page_kinds().begin(), trace.page_kinds().end(),
-                     [](PageKind k) { return k == PageKind::kFile; });
-}
-
 // File readahead's largest window in pages, ra_pages (read_ahead_kb rounded down to pages as
 // Linux's read_ahead_kb store does); 0, off, when a window could hold no page besides the
-// faulting one or there are no file pages to read.
-std::uint32_t file_readahead_pages(const EngineConfig& config, const Trace& trace) {
+// faulting one or there are no file pages to read (`file_pages`).
+std::uint32_t file_readahead_pages(const EngineConfig& config, const Trace& trace,
+                                   bool file_pages) {
   const std::uint64_t pages = std::uint64_t{config.read_ahead_kb} * 1024 / trace.page_size();
-  return pages >= 2 && has_file_pages(trace) ? static_cast<std::uint32_t>(pages) : 0;
+  return pages >= 2 && file_pages ? static_cast<std::uint32_t>(pages) : 0;
 }
 
 // mm/readahead.c (2.6.20) for a read of one page:
@@ -151,12 +147,12 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
       schedule_(config.schedule_given   ? config.schedule
                 : trace.num_procs() > 1 ? Schedule::kRoundRobin
                                         : Schedule::kStatic),
+      file_pages_(trace.has_file_pages()),
       swap_(swap_size(config, trace), slot_positions_matter(config)),
       ready_at_(trace.num_procs(), 0),
       // The swap area, then a page's worth for every page (the file pages lie at its start,
       // file_position): the span over which a seek averages device_seek_ms.
-      device_(config.device,
-              swap_size(config, trace) + (has_file_pages(trace) ? trace.num_pages() : 0),
+      device_(config.device, swap_size(config, trace) + (file_pages_ ? trace.num_pages() : 0),
               trace.page_size(), &ready_at_) {
   if (config_.frames == 0) {
     throw ConfigError("parameter 'frames' = 0 is out of range: memory needs at least 1 frame");
@@ -165,7 +161,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   // a readahead window more (2^page_cluster, or read_ahead_kb's), and as many pages are written
   // out, each the longest request the device serves; refuse settings under which that could pass
   // 2^63 ns (292 years) rather than let the clock wrap around.
-  file_ra_max_ = file_readahead_pages(config_, trace);
+  file_ra_max_ = file_readahead_pages(config_, trace, file_pages_);
   const std::size_t window =
       std::max<std::size_t>(std::size_t{1} << config_.page_cluster, file_ra_max_);
   const double pages_moved = 2.0 * (1.0 + static_cast<double>(window));
@@ -205,7 +201,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   vm_last_iowait_.assign(trace.num_procs(), 0);
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(window);
-  if (has_file_pages(trace)) rank_file_pages();
+  if (file_pages_) rank_file_pages();
   if (file_ra_max_ != 0) file_streams_.assign(trace.num_procs(), FileStream{});
   demand_paging_ =
       config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0 && file_ra_max_ == 0;

@@ -345,8 +345,7 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
         check_sums(report, b.total, batch, batch_context);
     }
     // File readahead, on the traces with file pages.
-    if (std::any_of(t.page_kinds().begin(), t.page_kinds().end(),
-                    [](PageKind k) { return k == PageKind::kFile; })) {
+    if (t.has_file_pages()) {
       const Params file_ra = with(params, "read_ahead_kb", kFileReadaheadKb);
       const std::string file_ra_context = where(seed, file_ra, options.params);
       Result f;

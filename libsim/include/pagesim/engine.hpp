@@ -364,6 +364,7 @@ class Engine {
   EngineConfig config_;
   std::string policy_name_;
   Schedule schedule_;
+  bool file_pages_;  // the trace has file-backed pages
   PageArray<PageBits> bits_;
   PageArray<std::uint32_t> next_use_;
   // Prescient policies: next use of each page after its last access (its first access before

@@ -81,6 +81,11 @@ class Trace {
   const Column<ProcId>& page_procs() const { return page_proc_; }
   const Column<std::uint64_t>& page_vpns() const { return page_vpn_; }
   const Column<PageKind>& page_kinds() const { return page_kind_; }
+  // Whether any page is file-backed (a pass over the pages).
+  bool has_file_pages() const {
+    return std::any_of(page_kind_.begin(), page_kind_.end(),
+                       [](PageKind k) { return k == PageKind::kFile; });
+  }
 
   // Original pid of dense process `proc`, and how many accesses it makes.
   std::uint64_t proc_pid(ProcId proc) const { return proc_pid_[proc]; }
