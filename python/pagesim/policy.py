@@ -81,7 +81,9 @@ class Policy(_core.Policy):
 
     ``view.count_scanned(p)`` reports reclaim work: the policy examined resident page ``p``
     while choosing victims and kept it (a hand passing over a referenced page, a page moved
-    between lists). Victims count by themselves; never report one. The result's
+    between lists). Victims count by themselves: do not report a page for the look that
+    takes it as a victim (one looked at and kept earlier in the same call is reported for that
+    look). The result's
     ``pages_scanned`` is the victims plus the pages reported, each under its page's process.
 
     Examples
