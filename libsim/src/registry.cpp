@@ -72,7 +72,7 @@ std::map<std::string, std::string, std::less<>> Registry::parameters(std::string
   const PolicyInfo& info = get(name);
   Params none;
   info.make(none);
-  auto out = none.asked();
+  std::map<std::string, std::string, std::less<>> out(none.asked().begin(), none.asked().end());
   for (const auto& [key, what] : none.asked()) {
     if (what != "true or false (default false)") continue;
     Params on{{key, true}};

@@ -1,8 +1,8 @@
 #pragma once
 
+#include <boost/container/flat_map.hpp>
 #include <cstdint>
 #include <initializer_list>
-#include <map>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -18,7 +18,8 @@ class Params {
   using Value = std::variant<bool, std::int64_t, double, std::string>;
 
   Params() = default;
-  Params(std::initializer_list<std::pair<const std::string, Value>> init) : values_(init) {}
+  Params(std::initializer_list<std::pair<const std::string, Value>> init)
+      : values_(init.begin(), init.end()) {}
 
   Params& set(const std::string& key, Value value);
   bool has(std::string_view key) const;
@@ -34,11 +35,14 @@ class Params {
   // key as a suggestion. `context` names the run ("policy 'lru'").
   void check_all_used(std::string_view context) const;
 
-  const std::map<std::string, Value, std::less<>>& values() const { return values_; }
+  // Sorted by key: a handful of keys, kept in one array (Boost.Container's flat_map).
+  template <class T>
+  using Map = boost::container::flat_map<std::string, T, std::less<>>;
+  const Map<Value>& values() const { return values_; }
   // Keys asked for so far (the known keys of this run).
   std::vector<std::string> known_keys() const;
   // The same, each with what it takes: "integer from 1 to 1000 (default 1)".
-  const std::map<std::string, std::string, std::less<>>& asked() const { return asked_; }
+  const Map<std::string>& asked() const { return asked_; }
 
  private:
   // The value of `key`, or null; records the key and, the first time, what `describe()` says
@@ -46,8 +50,8 @@ class Params {
   template <class Describe>
   const Value* find(std::string_view key, Describe describe) const;
 
-  std::map<std::string, Value, std::less<>> values_;
-  mutable std::map<std::string, std::string, std::less<>> asked_;
+  Map<Value> values_;
+  mutable Map<std::string> asked_;
 };
 
 // The closest candidate by edit distance, or "" if none is reasonably close.
