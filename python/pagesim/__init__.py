@@ -147,8 +147,9 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = Non
         number, the name (extension, ``pinatrace`` in it) or the first line.
     page_size
         Bytes per page, a power of two; addresses are divided by it. Default: what a text
-        trace written by pagesim records in its first line, else 4096 (a native trace has its
-        own).
+        trace written by pagesim records in its first line, else 4096. A native trace records
+        its own: ``page_size`` or ``pid`` given for one raises ConfigError, as does any option
+        the file's format does not read.
     page_numbers
         Text traces: the numbers are page numbers, not byte addresses.
     format

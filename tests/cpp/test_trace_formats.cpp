@@ -56,6 +56,38 @@ TEST_CASE("round trip: native keeps every column, the source and the page size")
   check_same_columns(anon_trace(), [&] { write_native(anon_trace(), f.path()); return read_native(f.path()); }());
 }
 
+TEST_CASE("a read option the format does not read is refused, naming it and the file") {
+  TempFile f("opts.pgt");
+  write_native(anon_trace(), f.path());
+  ReadOptions size;
+  size.page_size = 8192;
+  CHECK(message_of([&] { read_trace(f.path(), size); }) ==
+        "parameter 'page_size' does not apply to '" + f.path() +
+            "', a native trace: a native trace records its own page size");
+  CHECK_THROWS_AS(convert_trace(f.path(), f.path() + ".txt", size), ConfigError);
+  ReadOptions pid;
+  pid.pid = 3;
+  CHECK_THROWS_AS(read_trace(f.path(), pid), ConfigError);
+  // Without options the same file reads.
+  CHECK(read_trace(f.path()).size() == anon_trace().size());
+
+  ReadOptions numbers = as(TraceFormat::kLackey);
+  numbers.page_numbers = true;
+  CHECK(message_of([&] { parse_trace(" L 1000,1\n", numbers); }) ==
+        "parameter 'page_numbers' does not apply to '<string>', a lackey trace: it applies to text "
+        "traces only");
+  ReadOptions fetches = as(TraceFormat::kText);
+  fetches.instructions = true;
+  CHECK(message_of([&] { parse_trace("R 1\n", fetches); }) ==
+        "parameter 'instructions' does not apply to '<string>', a text trace: it applies to "
+        "lackey and din traces only");
+  // Detected formats are checked too; an option the format reads is taken.
+  fetches.format = TraceFormat::kAuto;
+  CHECK_THROWS_AS(parse_trace("R 1\n", fetches), ConfigError);
+  numbers.format = TraceFormat::kText;
+  CHECK(parse_trace("R 5\n", numbers).page_vpn(0) == 5);
+}
+
 TEST_CASE("round trip: native with more processes than a byte can number") {
   TraceBuilder b;
   for (std::uint64_t i = 0; i < 1001; ++i) b.add(i % 300, i % 7, i % 3 == 0);

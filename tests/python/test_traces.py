@@ -241,6 +241,21 @@ def test_cli_info_names_the_format_option(tmp_path):
     assert "accesses   3" in cli("info", str(bare), "--format", "oracle").stdout
 
 
+def test_a_read_option_the_format_does_not_read_is_refused(tmp_path):
+    # A native trace records its page size: page_size=8192 was ignored (the trace kept 4096).
+    path = tmp_path / "t.pgt"
+    pagesim.Trace.from_arrays(np.array([1, 2, 1])).save(path)
+    with pytest.raises(pagesim.ConfigError, match="parameter 'page_size' does not apply to .*t.pgt', a native"):
+        pagesim.load(path, page_size=8192)
+    assert pagesim.load(path).page_size == 4096
+    r = cli("info", str(path), "--page-size", "8192", check=False)
+    assert r.returncode == 2 and "--page-size does not apply to" in r.stderr
+    lackey = tmp_path / "t.lackey"
+    pagesim.Trace.from_arrays(np.array([1, 2, 1])).save(lackey)
+    r = cli("info", str(lackey), "--page-numbers", check=False)
+    assert r.returncode == 2 and "--page-numbers does not apply to" in r.stderr and "text traces only" in r.stderr
+
+
 def test_cli_policies_lists_parameters():
     out = cli("policies", "random", "lru").stdout
     assert out == ("random: uniformly random resident page (seeded)\n"

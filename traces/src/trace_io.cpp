@@ -189,6 +189,31 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
   return {format, with_head(std::move(head), std::move(source))};
 }
 
+// Refuses a read option that `format` does not read, which would otherwise be ignored.
+void check_options(TraceFormat format, const ReadOptions& options, const std::string& name) {
+  const auto refuse = [&](const std::string& option, const std::string& applies) {
+    throw ConfigError(
+        "parameter '" + option + "' does not apply to '" + name + "', a " +
+        (format == TraceFormat::kOracleGeneral ? "oracleGeneral" : format_name(format)) +
+        " trace: " + applies);
+  };
+  const bool native = format == TraceFormat::kNative;
+  if (native && options.page_size != 0)
+    refuse("page_size", "a native trace records its own page size");
+  if (native && options.pid) refuse("pid", "a native trace records its pids");
+  if (options.page_numbers && format != TraceFormat::kText)
+    refuse("page_numbers", "it applies to text traces only");
+  if (options.instructions && format != TraceFormat::kLackey && format != TraceFormat::kDin)
+    refuse("instructions", "it applies to lackey and din traces only");
+}
+
+// open_trace, then check_options.
+OpenedTrace open_trace(const std::string& path, const ReadOptions& options) {
+  OpenedTrace opened = open_trace(path, options.format);
+  check_options(opened.format, options, path);
+  return opened;
+}
+
 // A native trace: mapped by read_native if it can be, else read from the source already open.
 Trace native_from(OpenedTrace opened, const std::string& path) {
   if (!detail::mappable(*opened.source, path))
@@ -204,7 +229,7 @@ TraceFormat detect_format(const std::string& path) {
 }
 
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink) {
-  OpenedTrace opened = open_trace(path, options.format);
+  OpenedTrace opened = open_trace(path, options);
   if (opened.format == TraceFormat::kNative) {
     const Trace t = native_from(std::move(opened), path);
     sink.set_page_size(t.page_size());
@@ -219,7 +244,7 @@ std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, 
 
 Trace read_trace(const std::string& path, const ReadOptions& options, TraceFormat* format_read) {
   detail::page_shift(options.page_size_or_default());
-  OpenedTrace opened = open_trace(path, options.format);
+  OpenedTrace opened = open_trace(path, options);
   if (format_read) *format_read = opened.format;
   if (opened.format == TraceFormat::kNative) return native_from(std::move(opened), path);
   BuilderSink sink(options.page_size_or_default(), path);
@@ -236,10 +261,12 @@ Trace parse_trace(std::string_view data, const ReadOptions& options, const std::
     if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(name);
     if (format == TraceFormat::kNative) {
+      check_options(format, options, name);
       if (std::string_view(source->compression()) == "none") return parse_native(data.data(), data.size(), name);
       return detail::parse_native_decompressed(*source, std::move(head), name);
     }
   }
+  check_options(format, options, name);
   BuilderSink sink(options.page_size_or_default(), name);
   stream_from(memory_source(data, name), format, options, sink);
   return std::move(sink).build();
@@ -436,7 +463,7 @@ std::string convert_trace(const std::string& in, const std::string& out, const R
   refuse_compressed_output(out);  // before the reading, which may take long
   if (out_format == TraceFormat::kAuto) out_format = format_by_extension(out);
   if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
-  OpenedTrace opened = open_trace(in, options.format);
+  OpenedTrace opened = open_trace(in, options);
   if (opened.format == TraceFormat::kNative)
     return write_trace(native_from(std::move(opened), in), out, out_format);
   if (out_format == TraceFormat::kNative) {
