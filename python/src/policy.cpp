@@ -51,6 +51,7 @@ class PyPolicy : public Policy {
     }
   }
   void reset(std::size_t num_pages, std::size_t frames) override {
+    at_ = CallbackSite::reset();
     PYBIND11_OVERRIDE_PURE(void, Policy, reset, num_pages, frames);
   }
   // The optional callbacks do nothing unless Python defines them (PYBIND11_OVERRIDE would

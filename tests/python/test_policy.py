@@ -262,6 +262,14 @@ def test_an_exception_of_the_policy_says_where_in_the_run():
     # Page 0 is the first victim, at the fault of page 2 (access #2).
     assert info.value.__notes__ == ["raised (policy 'Broken', in on_evict of page 0)"]
 
+    class BrokenReset(OrderedDictLRU):
+        def reset(self, num_pages, frames):
+            raise OSError("no state")
+
+    with pytest.raises(OSError, match="no state") as info:
+        pagesim.simulate(pagesim.Trace.from_arrays(np.array([0, 1, 2])), BrokenReset(), frames=2)
+    assert info.value.__notes__ == ["raised (policy 'BrokenReset', in reset)"]
+
     class BadVictim(OrderedDictLRU):
         def select_victims(self, want, view):
             return [-1]
