@@ -220,8 +220,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(f"# {args.pivot}, a column per memory size ({size})")
         print(table.to_string())
     else:
-        print(df[["trace", *axes, "policy", "frames", "fraction", *pid, *columns]].to_string(
-            index=False, float_format=lambda x: f"{x:.4g}"))
+        shown = ["trace", *axes, "policy", "frames", "fraction", *pid]
+        shown += [c for c in columns if c not in shown]  # a swept key named again: once
+        print(df[shown].to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     if args.output:
         _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows, {len(df.columns)} columns")
@@ -408,7 +409,7 @@ def _add_read_options(p: argparse.ArgumentParser) -> None:
                         "(default: from the magic number, name or first line)")
     p.add_argument("--page-size", type=int,
                    help="bytes per page (default: what a text trace written by pagesim records, "
-                        "else 4096)")
+                        "else 4096; not for native traces, which record theirs)")
     p.add_argument("--page-numbers", action="store_true", help="text: addresses are page numbers")
     p.add_argument("--instructions", action="store_true",
                    help="lackey and din: count instruction fetches (as reads)")

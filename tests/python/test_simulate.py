@@ -203,6 +203,12 @@ def test_cli_sweep_axes_and_pivot(tmp_path):
     assert [row.split()[1:4] for row in rows] == [["none", "fifo", "3"], ["none", "fifo", "4"],
                                                   ["nvme", "fifo", "3"], ["nvme", "fifo", "4"]]
     assert rows[3].split()[-1] == f"{r.time['elapsed_ns'] / 1e9:.4g}"
+    # A swept key named in --columns is printed once, where the axes are.
+    out = run_cli("sweep", str(path), "--policies", "fifo", "--fractions", "0.6", "--page-numbers",
+                  "-P", "device=none,nvme", "--columns", "device,faults")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[0].split() == ["trace", "device", "policy", "frames", "fraction",
+                                                  "faults"]
     # A policy's own parameters: two seeds of random side by side.
     out = run_cli("sweep", str(path), "--policies", "random(seed=1), random(seed=2)", "--frames", "3",
                   "--page-numbers", "--columns", "faults")
