@@ -205,6 +205,23 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
   decompress_ns_ = static_cast<Tick>(std::llround(config.decompress_us * 1e3));
 }
 
+bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) {
+  // Unsigned, position - start < pages says start <= position < start + pages.
+  for (auto it = queue_.rbegin(); it != queue_.rend(); ++it) {
+    Request& r = *it;
+    if (r.write || position - r.start >= r.pages) continue;
+    (*wakeup_)[waiter] = kNoTime;
+    next_waiter_[waiter] = r.waiters;
+    r.waiters = waiter;
+    return true;
+  }
+  if (free_at_ > now && !current_write_ && position - current_position_ < current_pages_) {
+    (*wakeup_)[waiter] = free_at_;
+    return true;
+  }
+  return false;
+}
+
 SwapDevice::Busy SwapDevice::busy_until(Tick t) const {
   Busy b{stats_.read_busy_ns, stats_.write_busy_ns};
   if (free_at_ > t) (current_write_ ? b.write : b.read) -= free_at_ - std::max(t, current_start_);

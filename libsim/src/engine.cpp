@@ -205,6 +205,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (file_ra_max_ != 0) file_streams_.assign(trace.num_procs(), FileStream{});
   demand_paging_ =
       config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0 && file_ra_max_ == 0;
+  readahead_waits_ = device_.queued_device() && config_.page_cluster != 0;
   if (config_.free_on_exit && !one_proc_) plan_exits();
   evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
 } catch (const std::bad_alloc&) {
@@ -449,6 +450,14 @@ __attribute__((flatten)) void Engine::wait_for_read(ProcId proc) {
   jump_to(ready_at_[proc]);
   book_iowait(proc, before, now_);
   book_idle(before, now_);
+}
+
+bool Engine::readahead_pending(PageId p) {
+  // Swap readahead's pages: a file read fault waits for its whole window (read_pages). A
+  // readahead page carries its slot until its first use.
+  if (bits_[p].has(page_bits::kFile)) return false;
+  device_.advance(now_);
+  return device_.wait_for_read(slot_[p], now_, proc_of(p));
 }
 
 void Engine::book_in_taken_rows(Tick from, Tick to, std::vector<std::int64_t>& rows,

@@ -186,6 +186,97 @@ TEST_CASE("a readahead window stops at the first free slot") {
   CHECK(r.time.iowait_ns == 9876412 - 1100);
 }
 
+TEST_CASE("a hit on a readahead page waits for the request that reads it") {
+  // 4 frames, LRU, page_cluster 2 (windows of 4 slots), swap_slots 16 (the span: a head
+  // movement of d costs 1 + 7.5 * sqrt(d / 16) * 1.875 ms of seek, + 4.17 ms of rotation),
+  // hdd-2002, fifo. Access k (from 1) runs at k * 100 ns but for the waits. Pages 10-16 are
+  // only read: clean without a slot, evicted without IO.
+  //  W0 W1 W2 W3 (100-400)  resident {0 1 2 3}, dirty
+  //  R10 (500)              evicts 0 -> slot 0; write [0] from 500 (head 0, d = 0):
+  //                         0.3 ms + 136533.33 = 436533 -> 437033, head 1
+  //  R11 R12 R13 (600-800)  evict 1 2 3 -> slots 1 2 3, merged into one queued write [1..3]
+  //  R1 (900)               swap-in of slot 1: window [0, 4) reads pages 0 2 3 ahead; evicts
+  //                         10-13. Write [1..3] from 437033 (d = 0): 0.3 ms + 3 * 136533.33 =
+  //                         709600 -> 1146633, head 4. Read [0..3]: d = 4, sqrt(4 / 16) =
+  //                         0.5, seek 8.03125 ms: 0.3 + 8.03125 + 4.17 ms + 4 * 136533.33 =
+  //                         13047383.33 -> 13047383 -> done 14194016, head 4. LRU: 0 2 3 1
+  //  R14 R15 R16            evict 0 2 3: clean readahead pages, unused (wasted), no IO; the
+  //                         swap cache keeps their slots. Page 1 stays (LRU: 14 15 16 1 after
+  //  R1 (14194416)          this hit), in slot 1
+  //  R0 (14194516)          swap-in of slot 0: window [0, 4): slot 1 is resident (skipped),
+  //                         slots 2 3 are read ahead: two requests, [0] and [2, 3]; evicts
+  //                         14 15 16. Read [0]: d = 4: 0.3 + 8.03125 + 4.17 ms + 136533.33 =
+  //                         12637783 -> done 26832299, head 1; the process waits for it.
+  //  R3 (26832399)          a hit on page 3, whose request [2, 3] started at 26832299: d = 1,
+  //                         sqrt(1 / 16) = 0.25, seek 1 + 3.515625 ms: 0.3 + 4.515625 +
+  //                         4.17 ms + 2 * 136533.33 = 9258691.67 -> 9258692 -> done
+  //                         36090991. The process waits for it (it went on at once before,
+  //                         to end at 26832499 with the disk still reading its page).
+  //  R2 (36091091)          a hit on page 2, read by then: no wait. The end.
+  // IO wait: (14194016 - 900) + (26832299 - 14194516) + (36090991 - 26832399) = 14193116 +
+  // 12637783 + 9258592 = 36089491; with 16 accesses of CPU, 36091091.
+  const Trace t = text(
+      "W 0\nW 1\nW 2\nW 3\nR 10\nR 11\nR 12\nR 13\nR 1\nR 14\nR 15\nR 16\nR 1\nR 0\nR 3\n"
+      "R 2\n");
+  Params p{{"frames", std::int64_t{4}},
+           {"page_cluster", std::int64_t{2}},
+           {"swap_slots", std::int64_t{16}},
+           {"device", std::string("hdd-2002")},
+           {"io_scheduler", std::string("fifo")}};
+  const Result r = simulate(t, "lru", p);
+  CHECK(r.total.faults == 13);
+  CHECK(r.total.hits == 3);
+  CHECK(r.total.swap_ins == 2);
+  CHECK(r.total.swap_outs == 4);
+  CHECK(r.total.readahead_pages == 5);
+  CHECK(r.total.readahead_wasted == 3);
+  CHECK(r.total.readahead_used == 2);  // pages 3 and 2, hits that stay hits
+  CHECK(r.device_stats.reads == 3);
+  CHECK(r.device_stats.pages_read == 4 + 1 + 2);
+  CHECK(r.device_stats.writes == 2);
+  CHECK(r.device_stats.read_busy_ns == 13047383 + 12637783 + 9258692);
+  CHECK(r.device_stats.write_busy_ns == 436533 + 709600);
+  CHECK(r.time.elapsed_ns == 36091091);
+  CHECK(r.time.iowait_ns == 36089491);
+  CHECK(r.time.user_ns == 1600);
+  // The process ends after its last read completed: the disk's reads end at 36090991.
+  CHECK(r.time.elapsed_ns >= 26832299 + 9258692);
+}
+
+TEST_CASE("a readahead page evicted before its read completed is read again at its fault") {
+  // 5 frames, LRU, page_cluster 2, io_max_request_pages 1 (a window is one request a page),
+  // fifo; nvme with a read of 2 us + 4096 B at 4096 MB/s = 3000 ns and a write of 0 + 1000 ns.
+  //  W0-W3, R4 (100-500)    resident {0 1 2 3 4}
+  //  R5 R6 R7 R8 (600-900)  evict 0 1 2 3 -> slots 0-3; writes [0] 600-1600, [1] 1600-2600,
+  //                         [2] 2600-3600, [3] 3600-4600
+  //  R0 (1000)              reads 1 2 3 ahead, evicts 4-7 (clean); reads [0] 4600-7600 (the
+  //                         process waits), [1] 7600-10600, [2] 10600-13600, [3] 13600-16600
+  //  R9 (7700)              evicts 8
+  //  R10 (7800)             evicts 1, read ahead, unused (wasted), its read in service
+  //  R1 (7900)              swap-in of slot 1: 0 2 3 resident, nothing to read ahead; evicts
+  //                         2, its read queued (wasted). A new request [1] behind [3]: 16600-
+  //                         19600; the process waits for it. The device reads slot 1 twice.
+  //  R3 (19700)             a hit on page 3, read at 16600: no wait.
+  const Trace t = text("W 0\nW 1\nW 2\nW 3\nR 4\nR 5\nR 6\nR 7\nR 8\nR 0\nR 9\nR 10\nR 1\nR 3\n");
+  Params p{{"frames", std::int64_t{5}},
+           {"page_cluster", std::int64_t{2}},
+           {"device", std::string("nvme")},
+           {"device_read_us", 2.0},
+           {"device_write_us", 0.0},
+           {"device_transfer_mb_s", 4096.0},
+           {"io_max_request_pages", std::int64_t{1}},
+           {"io_scheduler", std::string("fifo")}};
+  const Result r = simulate(t, "lru", p);
+  CHECK(r.total.swap_ins == 2);
+  CHECK(r.total.readahead_pages == 3);
+  CHECK(r.total.readahead_wasted == 2);
+  CHECK(r.total.readahead_used == 1);
+  CHECK(r.device_stats.reads == 5);
+  CHECK(r.device_stats.pages_read == 5);
+  CHECK(r.time.elapsed_ns == 19700);
+  CHECK(r.time.iowait_ns == (7600 - 1000) + (19600 - 7900));
+}
+
 TEST_CASE("a readahead window stops at a free slot even when used slots follow it") {
   // 2 frames, LRU, page_cluster 2 (windows of 4 slots), free_slot_on_swapin, no device.
   // Fewer than 256 slots: each swap-out takes the lowest free slot.

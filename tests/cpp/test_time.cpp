@@ -77,6 +77,82 @@ TEST_CASE("two processes: one blocks on a read, the other runs") {
   CHECK(s.per_proc_time[1].elapsed_ns == 4800);
 }
 
+TEST_CASE("round robin: a hit on a page still being read ahead blocks, the other process runs") {
+  // A (pid 1) writes a0-a3, pushes them to swap slots 0-3 with reads of a4-a8, faults on a0
+  // (reading a1-a3 ahead), then uses a3 and a0; B (pid 2) reads b0 100 times. In the trace B
+  // starts before A ends: both run from the start. 5 frames, LRU, page_cluster 2 (windows of
+  // 4 slots), io_max_request_pages 1 (a window is one request a page), fifo; nvme with a read
+  // of 2 us + 4096 B at 4096 MB/s = 3000 ns and a write of 0 + 1000 ns. cpu 100, quantum
+  // 1000 ns = 10 accesses.
+  //   t=0     A runs. W a0-a3, R a4 (100-500); R a5-a8 (600-900) evict a0-a3 -> slots 0-3,
+  //           writes [0] 600-1600, [1] 1600-2600, [2] 2600-3600, [3] 3600-4600. R a0 (1000):
+  //           reads a1 a2 a3 ahead, evicts a4-a7 (clean); reads [0] 4600-7600 (A's),
+  //           [1] 7600-10600, [2] 10600-13600, [3] 13600-16600. A blocks.
+  //   t=1000  B runs: R b0 (1100) evicts a8 (clean), then hits; 7 quanta, 70 accesses, to 8000
+  //           (A is ready from 7600, at the end of B's quantum).
+  //   t=8000  A runs: R a3 (8100) is a hit on a page whose read [3] is still queued: A waits
+  //           for it (the rest of A, R a0, would have ended at 8200 before the fix).
+  //   t=8100  B runs its last 30 accesses (8200 .. 11100) and ends.
+  //   t=11100 nothing runnable: the CPU idles until [3] completes at 16600.
+  //   t=16600 A runs R a0 (16700), a hit, and ends.
+  // Elapsed 16700 (before the fix 11200: B's end). A: user 12 * 100, IO wait (7600 - 1000) +
+  // (16600 - 8100) = 6600 + 8500; B: start 1000, user 10000, no wait, ends at 11100. The CPU
+  // idles 16600 - 11100 = 5500.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 4; ++v) b.add(1, v, true);
+  for (std::uint64_t v = 4; v < 9; ++v) b.add(1, v, false);
+  b.add(1, 0, false);
+  b.add(2, 0, false);
+  b.add(1, 3, false);
+  b.add(1, 0, false);
+  for (int k = 1; k < 100; ++k) b.add(2, 0, false);
+  const Trace t = std::move(b).build();
+  Params p{{"frames", std::int64_t{5}},
+           {"page_cluster", std::int64_t{2}},
+           {"device", std::string("nvme")},
+           {"device_read_us", 2.0},
+           {"device_write_us", 0.0},
+           {"device_transfer_mb_s", 4096.0},
+           {"io_max_request_pages", std::int64_t{1}},
+           {"io_scheduler", std::string("fifo")},
+           {"cpu_ns", std::int64_t{100}},
+           {"quantum_ns", std::int64_t{1000}},
+           {"interval_ns", std::int64_t{1000}}};
+  const Result r = simulate(t, "lru", p);
+  REQUIRE(r.schedule == "round_robin");
+  CHECK(r.time.elapsed_ns == 16700);
+  REQUIRE(r.per_proc_time.size() == 2);
+  const ProcTime& a = r.per_proc_time[0];
+  const ProcTime& bt = r.per_proc_time[1];
+  CHECK((a.start_ns == 0 && a.elapsed_ns == 16700 && a.user_ns == 1200));
+  CHECK(a.iowait_ns == 6600 + 8500);
+  CHECK((bt.start_ns == 1000 && bt.elapsed_ns == 11100 && bt.user_ns == 10000));
+  CHECK(bt.iowait_ns == 0);
+  CHECK(r.total.readahead_pages == 3);
+  CHECK(r.total.readahead_used == 1);  // a3; a1 and a2 stay resident, unused
+  CHECK(r.device_stats.reads == 4);
+  CHECK(r.device_stats.writes == 4);
+  // The CPU idled only while A waited for [3] after B ended: rows every 1000 ns.
+  REQUIRE(r.vmstat);
+  const Vmstat& vm = *r.vmstat;
+  double idle = 0;
+  for (Eigen::Index k = 0; k < vm.rows(); ++k) {
+    idle +=
+        vm.cpu_iowait(k) * static_cast<double>(vm.time_ns(k) - (k == 0 ? 0 : vm.time_ns(k - 1)));
+  }
+  CHECK(std::llround(idle) == 5500);
+
+  // Static (trace) order: A's first 10 accesses to 1000, its wait to 7600; B's R b0 (7700);
+  // A's R a3 (7800) waits for [3] (queued behind [1] and [2]) to 16600; A's R a0 (16700); B's
+  // other 99 accesses to 26600.
+  p.set("schedule", std::string("static"));
+  const Result s = simulate(t, "lru", p);
+  CHECK(s.time.elapsed_ns == 26600);
+  CHECK(s.per_proc_time[0].elapsed_ns == 16700);
+  CHECK(s.per_proc_time[0].iowait_ns == (7600 - 1000) + (16600 - 7800));
+  CHECK(s.per_proc_time[1].iowait_ns == 0);
+}
+
 // A (pid 1) and B (pid 2) as in two_procs, then C (pid 3), whose first access comes after A's
 // last in the trace while B's accesses go on after it:
 //   A100 B0 A1 B1 A2 | C0 B2 .. B14 C1 .. C4

@@ -346,10 +346,10 @@ def test_big_compile_policies(compile_rows):
                                         (2, 1.6, 1.9, real), (3, 1.1, 1.5, real)):
         ratios = [big[p][column] / small[p][column] for p in policies]
         assert (round(min(ratios), 1), round(max(ratios), 1)) == (low, high), column
-    # "Only belady gains ... (150.8 against 199.6 s) while it writes twice as many pages to
+    # "Only belady gains ... (150.8 against 200.1 s) while it writes twice as many pages to
     # swap".
     assert big["belady"][0] < small["belady"][0]
-    assert (round(big["belady"][3], 1), round(small["belady"][3], 1)) == (150.8, 199.6)
+    assert (round(big["belady"][3], 1), round(small["belady"][3], 1)) == (150.8, 200.1)
     assert round(big["belady"][2] / small["belady"][2]) == 2
 
 
@@ -422,20 +422,21 @@ def test_swap_token_claims(token_runs):
         off, on = token_runs[mib]
         assert 1.9 <= round(elapsed(off) / elapsed(on), 1) <= 2.5
         assert 0.39 <= round(1 - majors(on) / majors(off), 2) <= 0.49
-    # 64 MiB: without the token all finish after 249-261 s with 3031-3420 majors each; with
+    # 64 MiB: without the token all finish after 248-261 s with 3031-3419 majors each; with
     # it pid 1 finishes after 55 s with 668, the others fault 1563-2341 times.
     off, on = token_runs[64]
-    assert [round(p["elapsed_ns"] / 1e9) for p in off.per_process_time] == [261, 249, 261, 260]
-    assert sorted(p["major_faults"] for p in off.per_process_time) == [3031, 3238, 3353, 3420]
+    assert [round(p["elapsed_ns"] / 1e9) for p in off.per_process_time] == [261, 248, 261, 259]
+    assert sorted(p["major_faults"] for p in off.per_process_time) == [3031, 3237, 3366, 3419]
     first = on.per_process_time[0]
     assert (first["pid"], round(first["elapsed_ns"] / 1e9), first["major_faults"]) == (1, 55, 668)
     assert all(p["elapsed_ns"] > 90e9 for p in on.per_process_time[1:])
     assert sorted(p["major_faults"] for p in on.per_process_time[1:]) == [1563, 2091, 2341]
-    # 40 MiB: the first finishes sooner, the run takes as long (within 1%).
+    # 40 MiB: the first finishes later, the run takes 16% longer with about as many majors.
     off, on = token_runs[40]
     first_done = [min(p["elapsed_ns"] for p in r.per_process_time) / 1e9 for r in (off, on)]
-    assert [round(t, 1) for t in first_done] == [311.5, 260.7]
-    assert abs(elapsed(on) / elapsed(off) - 1) < 0.01
+    assert [round(t, 1) for t in first_done] == [311.4, 347.9]
+    assert round(elapsed(on) / elapsed(off) - 1, 2) == 0.16
+    assert (majors(off), majors(on)) == (17370, 17641)
     # 96 MiB: the token costs a little; 115 MiB: nothing changes.
     off, on = token_runs[96]
     assert elapsed(on) > elapsed(off) and majors(on) == majors(off)

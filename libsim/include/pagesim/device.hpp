@@ -145,6 +145,12 @@ class SwapDevice {
     }
   }
   std::size_t queued() const { return queue_.size(); }
+  // Makes process `waiter` wait for the read of the page at `position` when it has not
+  // completed by `now` (the last advance): for the queued read request holding it (the
+  // latest, should two hold it), its wakeup set when that request starts, or for the read in
+  // service holding it, its wakeup set to when it completes. False when neither holds it: the
+  // read is done. A process waits for at most one request.
+  bool wait_for_read(std::uint64_t position, Tick now, ProcId waiter);
   // When the device is (or was last) free to start the next request.
   Tick free_at() const { return free_at_; }
   // Busy time in [0, t) serving reads and writes (zram: its CPU work), for t not before the
@@ -211,6 +217,10 @@ class SwapDevice {
   Tick free_at_ = 0;
   Tick current_start_ = 0;
   bool current_write_ = false;
+  // The pages of the last started request (queued devices): [current_position_,
+  // current_position_ + current_pages_).
+  std::uint64_t current_position_ = 0;
+  std::uint32_t current_pages_ = 0;
   DeviceStats stats_;
 };
 
@@ -308,6 +318,8 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   head_ = position + pages;
   current_start_ = start;
   current_write_ = write;
+  current_position_ = position;
+  current_pages_ = pages;
   free_at_ = start + service;
   stats_.busy_ns += service;
   // Selects, not a branch: reads and writes alternate as the trace's faults do.

@@ -138,7 +138,16 @@ struct EngineConfig {
 //   blocks only when io_queue_depth requests are queued (the block layer's request limit),
 //   and meanwhile no other process runs (a simplification);
 // - zram costs CPU time of the faulting (reclaiming) process instead of IO: sys time;
-// - readahead pages become resident at the fault, before their read completes.
+// - readahead pages become resident at the fault, before their read completes. The first use
+//   (a hit) of a swap readahead page whose read is still queued or in service blocks its
+//   process until that read completes, then goes on as a hit (readahead_used): its window
+//   may take several requests (a slot of it resident, io_max_request_pages), of which the
+//   faulting process waited for its own page's only. Linux's do_swap_page finds such a page
+//   in the swap cache (lookup_swap_cache) and sleeps in lock_page until the read unlocks it:
+//   a minor fault with an IO wait. A file read fault waits for its whole window instead. A
+//   readahead page evicted before its read completed (reclaim at a later fault, or another
+//   process's, does not skip it as Linux skips a locked page) is read again by its next
+//   fault or readahead: the device reads its slot twice.
 class Engine {
  public:
   Engine(const Trace& trace, const EngineConfig& config, std::string policy_name);
@@ -293,6 +302,12 @@ class Engine {
   std::uint64_t file_position(PageId p) const { return swap_.size() + file_rank_[p]; }
   // Static order: proc waits (and the clock with it) until its read completes.
   void wait_for_read(ProcId proc);
+  // A hit at now_ on page p that still carries kReadahead (its first use), when
+  // readahead_waits_: whether the read that brings it in is still queued or in service. Then
+  // its process waits for that read as after a fault (ready_at_: kNoTime until the read
+  // starts, then its completion): Linux's do_swap_page finds the page in the swap cache and
+  // sleeps in lock_page until the read unlocks it.
+  bool readahead_pending(PageId p);
   // Books process q's wait for IO over [from, to), after it ended.
   void book_iowait(ProcId q, Tick from, Tick to) {
     proc_time_[q].iowait_ns += to - from;
@@ -375,6 +390,10 @@ class Engine {
   // No device, no watermarks and no file readahead: a fault without swap readahead is
   // textbook demand paging.
   bool demand_paging_ = false;
+  // Swap readahead on a queued device: a swap fault's window may take several requests, and
+  // its pages are resident before they are read, so the first hit on one may have to wait
+  // (readahead_pending).
+  bool readahead_waits_ = false;
   // No device and no slot positions: an eviction only counts (see evict).
   bool evictions_count_only_ = false;
   // Per page its swap slot; empty when slot positions change no result (no readahead, no
@@ -770,12 +789,19 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
     }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
+      const bool readahead = bits[p].has(page_bits::kReadahead);
       touch(bits[p], flags[i]);
-      if constexpr (kMulti) finish_[page_proc[p]] = now;
       if (hit_work) {
         if (track_page_next_) page_next_[p] = next_use_[i];
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
       }
+      if (readahead && readahead_waits_) {
+        now_ = now;
+        if (readahead_pending(p)) wait_for_read(proc_of(p));
+        now = now_;
+        next_event = next_event_;
+      }
+      if constexpr (kMulti) finish_[page_proc[p]] = now;
     } else {
       now_ = now;
       if (fault(policy, i, p)) wait_for_read(proc_of(p));
@@ -1065,8 +1091,14 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
       }
       const PageId p = pages[i];
       if (bits[p].has(page_bits::kResident)) {
+        const bool readahead = bits[p].has(page_bits::kReadahead);
         touch(bits[p], flags[i]);
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
+        if (readahead && readahead_waits_) {
+          now_ = now;
+          blocked = readahead_pending(p);
+          if (blocked) break;
+        }
       } else {
         now_ = now;
         blocked = fault(policy, i, p);

@@ -33,6 +33,8 @@ struct PolicyTraits {
 //   for each access, in replay order:
 //     hit:   the engine sets the referenced bit (and dirty on a write), then
 //            on_hit(access, view)               only if traits().needs_hits
+//            (the first hit on a swap readahead page whose read has not completed then
+//            blocks its process until it does: see engine.hpp)
 //     tick:  on_tick(now, view)                 first, if traits().tick_ns and the virtual
 //                                               clock (CPU time plus IO waits) passed the
 //                                               next tick (at most one per access)
