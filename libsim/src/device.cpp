@@ -192,7 +192,9 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
       span_(std::max<std::uint64_t>(span_pages, 1)),
       transfer_ns_(config.transfer_mb_s > 0 ? page_size * 1e3 / config.transfer_mb_s : 0),
       wakeup_(wakeup),
-      next_waiter_(wakeup->size(), kNoProc) {
+      next_waiter_(wakeup->size(), kNoProc),
+      waiting_of_(wakeup->size(), 0),
+      waits_read_(wakeup->size(), 0) {
   queue_.reserve(config.queue_depth + 1);
   overhead_ns_ = config.overhead_ms * 1e6;
   track_seek_ns_ = config.track_seek_ms * 1e6;
@@ -220,6 +222,19 @@ bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) 
     return true;
   }
   return false;
+}
+
+void SwapDevice::admit_waiting(Tick t) {
+  while (!waiting_.empty()) {
+    const Waiting w = waiting_.front();
+    if (w.write && queue_.size() >= config_.queue_depth) return;
+    waiting_.pop_front();
+    enqueue(w.position, w.write, t, w.waiter);
+    if (--waiting_of_[w.by] == 0) {
+      if (!waits_read_[w.by]) (*wakeup_)[w.by] = t;  // else the read's start wakes it
+      waits_read_[w.by] = 0;
+    }
+  }
 }
 
 SwapDevice::Busy SwapDevice::busy_until(Tick t) const {

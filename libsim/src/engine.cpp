@@ -400,12 +400,16 @@ __attribute__((flatten)) bool Engine::read_pages(PageId p, ProcId proc, bool swa
   const std::uint64_t pos = swap_in ? slot_[p] : file_position(p);
   const bool whole_window = !swap_in && !ra_.empty();
   std::size_t k = 0;
-  for (; k < ra_.size() && ra_[k].position < pos; ++k) device_.submit(ra_[k].position, false, now_);
+  // (Behind a write of this fault that waits for room in the queue, they wait too: see
+  // SwapDevice::submit.)
+  for (; k < ra_.size() && ra_[k].position < pos; ++k) {
+    device_.submit(ra_[k].position, false, now_, kNoProc, proc);
+  }
   ready_at_[proc] = kNoTime;
-  device_.submit(pos, false, now_, whole_window ? kNoProc : proc);
+  device_.submit(pos, false, now_, whole_window ? kNoProc : proc, proc);
   for (; k < ra_.size(); ++k) {
     device_.submit(ra_[k].position, false, now_,
-                   whole_window && k + 1 == ra_.size() ? proc : kNoProc);
+                   whole_window && k + 1 == ra_.size() ? proc : kNoProc, proc);
   }
   device_.advance(now_);
   return true;
@@ -423,21 +427,11 @@ __attribute__((flatten)) void Engine::write_back(PageId p, bool file) {
     case DeviceKind::kSsd:
       break;
   }
-  if (device_.queued() >= config_.device.queue_depth) {
-    // get_request_wait: the writer sleeps until the device takes a request off the queue.
-    ++device_.stats().queue_full_waits;
-    const Tick before = now_;
-    while (device_.queued() >= config_.device.queue_depth) {
-      const Tick s = std::max(now_, device_.free_at());
-      jump_to(s);
-      device_.advance(s);
-    }
-    book_iowait(cur_proc_, before, now_);
-    book_idle(before, now_);
-  }
   // Only a queued device needs the position: zram spares the slot_ load (a cache miss).
   const std::uint64_t position = file ? file_position(p) : slot_[p];
-  device_.submit(position, true, now_);
+  // Without room in the queue the writer sleeps (get_request_wait) until a request leaves it:
+  // its fault ends blocked (Engine::fault), and the others run meanwhile.
+  if (!device_.submit(position, true, now_, kNoProc, cur_proc_)) ready_at_[cur_proc_] = kNoTime;
 }
 
 __attribute__((flatten)) void Engine::wait_for_read(ProcId proc) {

@@ -74,9 +74,10 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
 
         The row of time T covers (T - interval, T]: an access that ends at T counts in it. A
         fault counts when the CPU's work for it is done: after its victims' writes are queued
-        (and any wait for room in the queue) and zram's (de)compression, as its read is issued;
-        the wait for that read comes after it (in ``iowait_<pid>``), as Linux counts
-        ``pgmajfault`` before the wait. A swap-out counts when its write is issued. Writes still
+        (or wait for room in the queue) and zram's (de)compression, as its read is issued; the
+        waits for room and for that read come after it (in ``iowait_<pid>``), as Linux counts
+        ``pgmajfault`` before the wait. A swap-out counts when its page is evicted, as its
+        write is issued or starts waiting for room. Writes still
         queued when the last process ends are served after the last row: in ``device_stats``
         but in no row.
 

@@ -153,6 +153,55 @@ TEST_CASE("round robin: a hit on a page still being read ahead blocks, the other
   CHECK(s.per_proc_time[1].iowait_ns == 0);
 }
 
+TEST_CASE("round robin: a writer waiting for room in the queue sleeps, and the other runs") {
+  // B (pid 2) reads page 100 20 times; A (pid 1) writes pages 0..7. Trace B100 A0 .. A7 and
+  // B100 x 19: both run from the start, B first (first in the trace). Quantum 200 ns (two
+  // accesses), cpu 100 ns, 4 frames, LRU. nvme with writes of 2 us + 4096 B / 4096 MB/s =
+  // 3000 ns, one request queued at most (io_queue_depth 1), no merging, no readahead.
+  //   B 100, 200 (fault, minor) | A W0 300, W1 400 | B 500, 600 | A W2 700; W3 800 evicts 0
+  //   (last use 300; dirty): write #1, slot 0, 800 -> 3800 | B 900, 1000 | A W4 1100 evicts 1:
+  //   write #2 queued (the one place); W5 1200 evicts 2: write #3 finds the queue full: A's
+  //   fault completes and A sleeps.
+  //   B runs alone: 1300 .. 2600, and ends.
+  //   Idle to 3800: write #1 done, #2 starts (-> 6800) and #3 gets its place: A wakes.
+  //   A W6 3900 evicts 3 (LRU of 100 at 2600, 3, 4, 5): write #4 waits; #3 starts at 6800, A
+  //   wakes. W7 6900 evicts 4: write #5 waits; #4 starts at 9800: A wakes and ends, its last
+  //   access done.
+  // A: user 800, IO wait (3800 - 1200) + (6800 - 3900) + (9800 - 6900) = 8400, ends at 9800.
+  // B: user 2000, no IO wait, ends at 2600. (Before, A kept the CPU while it waited for room:
+  // B stood still until 3800.)
+  TraceBuilder b;
+  b.add(2, 100, false);
+  for (std::uint64_t v = 0; v < 8; ++v) b.add(1, v, true);
+  for (int k = 0; k < 19; ++k) b.add(2, 100, false);
+  const Trace t = std::move(b).build();
+  const Params p{{"frames", std::int64_t{4}},
+                 {"device", std::string("nvme")},
+                 {"device_write_us", 2.0},
+                 {"device_transfer_mb_s", 4096.0},
+                 {"io_queue_depth", std::int64_t{1}},
+                 {"io_max_request_pages", std::int64_t{1}},
+                 {"page_cluster", std::int64_t{0}},
+                 {"cpu_ns", std::int64_t{100}},
+                 {"quantum_ns", std::int64_t{200}}};
+  const Result r = simulate(t, "lru", p);
+  CHECK(r.schedule == "round_robin");
+  REQUIRE(r.proc_pids == std::vector<std::uint64_t>{2, 1});
+  const ProcTime& a = r.per_proc_time[1];
+  const ProcTime& bt = r.per_proc_time[0];
+  CHECK(bt.elapsed_ns == 2600);
+  CHECK(bt.user_ns == 2000);
+  CHECK(bt.iowait_ns == 0);
+  CHECK(a.start_ns == 200);
+  CHECK(a.elapsed_ns == 9800);
+  CHECK(a.user_ns == 800);
+  CHECK(a.iowait_ns == 8400);
+  CHECK(r.time.elapsed_ns == 9800);
+  CHECK(r.per_proc[1].swap_outs == 5);
+  CHECK(r.device_stats.writes == 5);
+  CHECK(r.device_stats.queue_full_waits == 3);  // writes #3, #4 and #5
+}
+
 // A (pid 1) and B (pid 2) as in two_procs, then C (pid 3), whose first access comes after A's
 // last in the trace while B's accesses go on after it:
 //   A100 B0 A1 B1 A2 | C0 B2 .. B14 C1 .. C4

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -130,9 +131,18 @@ class SwapDevice {
     return config_.kind == DeviceKind::kHdd || config_.kind == DeviceKind::kSsd;
   }
 
-  // Queues one page of IO at `position`, submitted at `now` (not before the last advance).
-  // `waiter` is a process that blocks until it completes, or kNoProc.
-  void submit(std::uint64_t position, bool write, Tick now, ProcId waiter = kNoProc);
+  // Queues one page of IO at `position`, submitted at `now` (not before the last advance) by
+  // process `by`. `waiter` is a process that blocks until it completes, or kNoProc.
+  //
+  // A write finds room in the queue only while fewer than queue_depth requests are queued
+  // (the block layer's request limit, get_request_wait): otherwise it waits, in a first-come
+  // list, and its process `by` sleeps. So do `by`'s submissions after it (the process is
+  // asleep: they are issued when it wakes), reads too, which need no room of their own. Each
+  // start makes room for the first waiting write (and lets the reads behind it in); a process
+  // whose waiting submissions are all in and that waits for no read wakes then
+  // (wakeup[by] = that time). Returns false when the submission waits (the caller marks `by`
+  // as blocked: wakeup[by] = kNoTime).
+  bool submit(std::uint64_t position, bool write, Tick now, ProcId waiter = kNoProc, ProcId by = 0);
   // Starts every request the device would have started by time t.
   void advance(Tick t) {
     while (!queue_.empty() && free_at_ <= t) start_next();
@@ -195,6 +205,10 @@ class SwapDevice {
     ProcId waiters;
   };
   std::size_t pick() const;
+  // submit's queueing, merging with a queued request where it can.
+  void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiter);
+  // Lets the waiting submissions in that the queue has room for, at time t.
+  void admit_waiting(Tick t);
   // A request's service time is its positioning, for a request at `position` with the head
   // at `head` (HDD seek and rotational latency, 0 when it starts at the head), and the rest
   // for `pages` pages (HDD command overhead, SSD latency, transfer), together rounded to ns.
@@ -213,6 +227,16 @@ class SwapDevice {
   std::vector<Tick>* wakeup_;
   std::vector<Request> queue_;
   std::vector<ProcId> next_waiter_;
+  // Submissions waiting for room (see submit), first come first; per process, how many of
+  // its submissions wait and whether one of them is a read it waits for.
+  struct Waiting {
+    std::uint64_t position;
+    bool write;
+    ProcId waiter, by;
+  };
+  std::deque<Waiting> waiting_;
+  std::vector<std::uint32_t> waiting_of_;
+  std::vector<std::uint8_t> waits_read_;
   std::uint64_t head_ = 0;
   Tick free_at_ = 0;
   Tick current_start_ = 0;
@@ -246,7 +270,21 @@ inline double SwapDevice::rest_ns(std::uint32_t pages, bool write) const {
   return ns;
 }
 
-inline void SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter) {
+inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter,
+                               ProcId by) {
+  if ((write && queue_.size() >= config_.queue_depth) ||
+      (!waiting_.empty() && waiting_of_[by] != 0)) {
+    stats_.queue_full_waits += write;
+    waiting_.push_back({position, write, waiter, by});
+    ++waiting_of_[by];
+    waits_read_[by] |= waiter == by;
+    return false;
+  }
+  enqueue(position, write, now, waiter);
+  return true;
+}
+
+inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiter) {
   // An idle device starts no earlier than now (a select, not a branch on the queue).
   free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
   // Merge with a queued request of the same direction that this page extends (back or
@@ -327,6 +365,7 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   (write ? stats_.pages_written : stats_.pages_read) += pages;
   (write ? stats_.write_busy_ns : stats_.read_busy_ns) += service;
   for (ProcId w = waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
+  if (!waiting_.empty()) admit_waiting(start);
   return start;
 }
 

@@ -135,8 +135,9 @@ struct EngineConfig {
 //   requests of up to io_max_request_pages);
 // - a major fault that reads blocks its process until the read completes. Writes are
 //   asynchronous and the evicted page's frame is reused at once; the reclaiming process
-//   blocks only when io_queue_depth requests are queued (the block layer's request limit),
-//   and meanwhile no other process runs (a simplification);
+//   blocks only when io_queue_depth requests are queued (the block layer's request limit):
+//   its fault completes, its writes and reads wait in the device's list (SwapDevice::submit)
+//   and it sleeps until they are in, and its read, if any, completes; the others run;
 // - zram costs CPU time of the faulting (reclaiming) process instead of IO: sys time;
 // - readahead pages become resident at the fault, before their read completes. The first use
 //   (a hit) of a swap readahead page whose read is still queued or in service blocks its
@@ -300,7 +301,8 @@ class Engine {
   void write_back(PageId p, bool file);
   // A file page's place on the device: after the swap area, in (process, vpn) order.
   std::uint64_t file_position(PageId p) const { return swap_.size() + file_rank_[p]; }
-  // Static order: proc waits (and the clock with it) until its read completes.
+  // Static order: proc waits (and the clock with it) until its read completes, or the writes
+  // of its fault that wait for room in the queue are in (write_back).
   void wait_for_read(ProcId proc);
   // A hit at now_ on page p that still carries kReadahead (its first use), when
   // readahead_waits_: whether the read that brings it in is still queued or in service. Then
@@ -670,8 +672,12 @@ bool Engine::fault_general(P& policy, std::size_t i) {
   }
   if (ra_.size() < file_window) cut_file_window(p);
 
+  // Blocked by its read, or by a write of its reclaim that waits for room in the queue
+  // (write_back: the process waits for no time yet).
+  const ProcId proc = proc_of(p);
   const bool blocked =
-      io && (swap_in || b.has(page_bits::kFile)) && read_pages(p, proc_of(p), swap_in);
+      io && (((swap_in || b.has(page_bits::kFile)) && read_pages(p, proc, swap_in)) ||
+             ready_at_[proc] == kNoTime);
   fault_in(i);
   if (track_page_next_) page_next_[p] = next_use_[i];
   if (!ra_.empty()) read_ahead(policy, i);
@@ -982,7 +988,8 @@ __attribute__((noinline)) void Engine::fault_plain_io(P& policy, std::size_t i, 
   ++resident_;
   resident_of_[0] = static_cast<std::int64_t>(resident_);
   policy.on_fault(make_access(i), view);
-  if (blocked) wait_for_read(0);
+  // Or a write of its eviction waits for room in the queue (write_back).
+  if (blocked || ready_at_[0] == kNoTime) wait_for_read(0);
 }
 
 template <class P>
