@@ -74,6 +74,59 @@ TEST_CASE("schedulers: fifo keeps order, elevator sweeps up, read_priority serve
   CHECK(order(IoScheduler::kReadPriority) == std::make_pair(true, std::uint64_t{1799}));
 }
 
+TEST_CASE("a write that merges needs no room in a full queue; one that would not waits") {
+  std::vector<Tick> wakeup(2, 0);
+  DeviceConfig c = hdd();
+  c.queue_depth = 1;
+  SwapDevice dev(c, 1024, 4096, &wakeup);
+  CHECK(dev.submit(10, true, 0, kNoProc, 0));   // a new request: the queue's one place
+  CHECK(dev.submit(11, true, 0, kNoProc, 0));   // back merge: no place needed
+  CHECK(dev.submit(9, true, 0, kNoProc, 0));    // front merge
+  CHECK(!dev.submit(50, true, 0, kNoProc, 0));  // a new request: waits, process 0 sleeps
+  CHECK(!dev.submit(12, true, 0, kNoProc,
+                    0));                   // behind its own waiting write, even if it could merge
+  CHECK(dev.submit(500, false, 0, 1, 1));  // another process's read needs no place
+  CHECK(dev.queued() == 2);
+  CHECK(dev.stats().queue_full_waits == 2);
+  CHECK(dev.stats().merges == 2);
+  dev.drain();
+  // [9, 11], read 500, then 50 and 12 as they got their places (12 does not merge: [9, 11]
+  // had started).
+  CHECK(dev.stats().writes == 3);
+  CHECK(dev.stats().pages_written == 5);
+  CHECK(dev.stats().reads == 1);
+}
+
+TEST_CASE("batch reclaim into a full queue: the adjacent writes merge, nobody waits") {
+  // W0 .. W11, 8 frames, fifo, reclaim of 4 pages when memory is full (watermarks 0 / 4), one
+  // request queued at most. The fault of W8 at 900 ns evicts pages 0..3 to slots 0..3: the
+  // first write is a new request, the three others merge into it (one 4-page request of 9 us
+  // + 4 x 1000 ns = 13000 ns, started at W9's fault). Nobody waits: the run ends with W11 at
+  // 1200 ns, as with a deeper queue.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 12; ++v) b.add(1, v, true);
+  const Trace t = std::move(b).build();
+  for (std::int64_t depth : {1, 2}) {
+    CAPTURE(depth);
+    const Result r = simulate(t, "fifo",
+                              Params{{"frames", std::int64_t{8}},
+                                     {"low_watermark", std::int64_t{0}},
+                                     {"high_watermark", std::int64_t{4}},
+                                     {"device", std::string("nvme")},
+                                     {"device_write_us", 9.0},
+                                     {"device_transfer_mb_s", 4096.0},
+                                     {"io_queue_depth", depth},
+                                     {"page_cluster", std::int64_t{0}},
+                                     {"cpu_ns", std::int64_t{100}}});
+    CHECK(r.time.elapsed_ns == 1200);
+    CHECK(r.time.iowait_ns == 0);
+    CHECK(r.device_stats.writes == 1);
+    CHECK(r.device_stats.merges == 3);
+    CHECK(r.device_stats.queue_full_waits == 0);
+    CHECK(r.device_stats.busy_ns == 13000);
+  }
+}
+
 TEST_CASE("every preset on a tiny trace: W1 R2 R1 with one frame") {
   // 1 frame, no readahead, cpu_ns 100, 4 swap slots (span 4). Accesses at 100, 200, 300.
   // R2 at 200 evicts dirty 1 -> write of slot 0 submitted at 200 (device idle: starts at 200,

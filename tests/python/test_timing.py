@@ -351,3 +351,52 @@ def test_zram_busy_is_split_across_rows():
         # gone and page 0 not yet in.
         assert (df["free_frames"].iloc[5], df["free_frames"].iloc[31]) == (0, 1)
         assert (df["resident_1"] + df["free_frames"] == 1).all()
+
+
+def test_a_readahead_page_whose_read_waits_for_room_makes_its_user_wait_too():
+    # A's fault reads slot 0 with slot 1 (B's page b0) read ahead, but its evictions' writes
+    # find the queue full (depth 1): the two reads wait behind them. B's first use of b0 must
+    # wait until b0 is read, though its read is not even queued yet. Every request takes
+    # 9000 + 1000 ns; one access per quantum, 100 ns each. Hand timeline: a0 written to slot 0
+    # at 500-10500, b0 to slot 1 at 10500-20500; at 900 a1's write finds the queue full (A
+    # sleeps to 10500); at 10600 A faults on a0: reads 0 and 1 wait behind writes 3 and 4; W2
+    # runs 20500-30500, W3 30500-40500, W4 40500-50500, R0 50500-60500 (A ends), R1 (b0)
+    # 60500-70500. B then ends at 70500 + 3 x 100.
+    class Scripted(pagesim.Policy):
+        """FIFO that evicts the pages in `first` first and never page `pinned`."""
+
+        def __init__(self, pinned, first):
+            super().__init__()
+            self.pinned, self.first = pinned, list(first)
+
+        def reset(self, num_pages, frames):
+            self.q = []
+
+        def on_fault(self, access, view):
+            self.q.append(access.page)
+
+        def select_victims(self, want, view):
+            out = [self.first.pop(0) for _ in range(min(want, len(self.first)))]
+            return out + [p for p in self.q if p != self.pinned and p not in out][:want - len(out)]
+
+        def on_evict(self, page, view):
+            self.q.remove(page)
+
+    def b_time(fill):
+        seq = [(1, 0, 1), (2, 0, 1), (1, 1, 1), (2, 50, 0), (1, 2, 1), (2, 50, 0), (1, 3, 1),
+               (2, 50, 0), (1, 4, 1), (1, 0, 0)] + [(2, 50, 0)] * fill + [(2, 0, 0)] + [(2, 50, 0)] * 3
+        t = pagesim.Trace.from_arrays(np.array([s[1] for s in seq]),
+                                      writes=np.array([bool(s[2]) for s in seq]),
+                                      pids=np.array([s[0] for s in seq]))
+        # Page ids in order of first access: a0 = 0, b0 = 1, a1 = 2, b50 = 3.
+        r = pagesim.simulate(t, Scripted(pinned=3, first=[0, 1]), frames=4, device="nvme",
+                             device_read_us=9, device_write_us=9, device_transfer_mb_s=4096,
+                             io_queue_depth=1, io_max_request_pages=1, page_cluster=1, cpu_ns=100,
+                             quantum_ns=100, schedule="round_robin", interval_ns=0)
+        b = next(p for p in r.per_process_time if p["pid"] == 2)
+        return b["elapsed_ns"], b["iowait_ns"], r["readahead_used"]
+
+    # fill 150: B uses b0 at 16100, while its read waits for a place (it had gone on at once).
+    assert b_time(150) == (70800, 70500 - 16100, 1)
+    # fill 350: B uses b0 at 36100, when its read is queued.
+    assert b_time(350) == (70800, 70500 - 36100, 1)

@@ -134,8 +134,9 @@ class SwapDevice {
   // Queues one page of IO at `position`, submitted at `now` (not before the last advance) by
   // process `by`. `waiter` is a process that blocks until it completes, or kNoProc.
   //
-  // A write finds room in the queue only while fewer than queue_depth requests are queued
-  // (the block layer's request limit, get_request_wait): otherwise it waits, in a first-come
+  // A write that makes a new request (one that merges into a queued request needs none) finds
+  // room in the queue only while fewer than queue_depth requests are queued (the block
+  // layer's request limit, get_request_wait): otherwise it waits, in a first-come
   // list, and its process `by` sleeps. So do `by`'s submissions after it (the process is
   // asleep: they are issued when it wakes), reads too, which need no room of their own. Each
   // start makes room for the first waiting write (and lets the reads behind it in); a process
@@ -156,10 +157,11 @@ class SwapDevice {
   }
   std::size_t queued() const { return queue_.size(); }
   // Makes process `waiter` wait for the read of the page at `position` when it has not
-  // completed by `now` (the last advance): for the queued read request holding it (the
-  // latest, should two hold it), its wakeup set when that request starts, or for the read in
-  // service holding it, its wakeup set to when it completes. False when neither holds it: the
-  // read is done. A process waits for at most one request.
+  // completed by `now` (the last advance): for a read still waiting for its place (then for
+  // the request it joins), the queued read request holding it (the latest, should two hold
+  // it), its wakeup set when that request starts, or for the read in service holding it, its
+  // wakeup set to when it completes. False when none holds it: the read is done. A process
+  // waits for at most one request.
   bool wait_for_read(std::uint64_t position, Tick now, ProcId waiter);
   // When the device is (or was last) free to start the next request.
   Tick free_at() const { return free_at_; }
@@ -205,7 +207,10 @@ class SwapDevice {
     ProcId waiters;
   };
   std::size_t pick() const;
-  // submit's queueing, merging with a queued request where it can.
+  // Merges a page into a queued request of the same direction that it extends (back or front
+  // merge, as the Linux elevators do), up to max_request_pages; false when none.
+  bool merge(std::uint64_t position, bool write, ProcId waiter);
+  // submit's queueing: merged where it can be, else a new request.
   void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiter);
   // Lets the waiting submissions in that the queue has room for, at time t.
   void admit_waiting(Tick t);
@@ -237,6 +242,8 @@ class SwapDevice {
   std::deque<Waiting> waiting_;
   std::vector<std::uint32_t> waiting_of_;
   std::vector<std::uint8_t> waits_read_;
+  // Processes waiting for a read that is itself in waiting_ (wait_for_read): (position, process).
+  std::vector<std::pair<std::uint64_t, ProcId>> waits_for_waiting_;
   std::uint64_t head_ = 0;
   Tick free_at_ = 0;
   Tick current_start_ = 0;
@@ -272,23 +279,24 @@ inline double SwapDevice::rest_ns(std::uint32_t pages, bool write) const {
 
 inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter,
                                ProcId by) {
-  if ((write && queue_.size() >= config_.queue_depth) ||
-      (!waiting_.empty() && waiting_of_[by] != 0)) {
-    stats_.queue_full_waits += write;
-    waiting_.push_back({position, write, waiter, by});
-    ++waiting_of_[by];
-    waits_read_[by] |= waiter == by;
-    return false;
+  // A process whose earlier submissions wait issues nothing before them.
+  if (waiting_.empty() || waiting_of_[by] == 0) {
+    if (!write || queue_.size() < config_.queue_depth) {
+      enqueue(position, write, now, waiter);
+      return true;
+    }
+    // A write that merges into a queued request needs no room (Linux's __make_request tries
+    // elv_merge before get_request_wait).
+    if (merge(position, write, waiter)) return true;
   }
-  enqueue(position, write, now, waiter);
-  return true;
+  stats_.queue_full_waits += write;
+  waiting_.push_back({position, write, waiter, by});
+  ++waiting_of_[by];
+  waits_read_[by] |= waiter == by;
+  return false;
 }
 
-inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiter) {
-  // An idle device starts no earlier than now (a select, not a branch on the queue).
-  free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
-  // Merge with a queued request of the same direction that this page extends (back or
-  // front merge, as the Linux elevators do).
+inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiter) {
   for (auto it = queue_.rbegin(); it != queue_.rend(); ++it) {
     Request& r = *it;
     if (r.write != write || r.pages >= config_.max_request_pages) continue;
@@ -300,9 +308,16 @@ inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, Pr
         r.waiters = waiter;
       }
       ++stats_.merges;
-      return;
+      return true;
     }
   }
+  return false;
+}
+
+inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiter) {
+  // An idle device starts no earlier than now (a select, not a branch on the queue).
+  free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
+  if (merge(position, write, waiter)) return;
   if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;
   queue_.emplace_back(position, write, waiter);
 }
