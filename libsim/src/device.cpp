@@ -208,12 +208,13 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
 }
 
 bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) {
-  // A read still waiting behind its process's write (the latest): the process waits from when
-  // that read is queued (admit_waiting).
+  // A read still waiting behind its process's write (the latest): one of its waiters, who
+  // join the request it goes into (admit_waiting).
   for (auto it = waiting_.rbegin(); it != waiting_.rend(); ++it) {
     if (it->write || it->position != position) continue;
     (*wakeup_)[waiter] = kNoTime;
-    waits_for_waiting_.push_back({position, waiter});
+    next_waiter_[waiter] = it->waiters;
+    it->waiters = waiter;
     return true;
   }
   // Unsigned, position - start < pages says start <= position < start + pages.
@@ -237,17 +238,7 @@ void SwapDevice::admit_waiting(Tick t) {
     const Waiting w = waiting_.front();
     if (w.write && queue_.size() >= config_.queue_depth) return;
     waiting_.pop_front();
-    enqueue(w.position, w.write, t, w.waiter);
-    // Those who wait for this read (wait_for_read) now wait for the request holding it.
-    for (std::size_t k = 0; k < waits_for_waiting_.size();) {
-      if (w.write || waits_for_waiting_[k].first != w.position) {
-        ++k;
-        continue;
-      }
-      wait_for_read(w.position, t, waits_for_waiting_[k].second);
-      waits_for_waiting_[k] = waits_for_waiting_.back();
-      waits_for_waiting_.pop_back();
-    }
+    enqueue(w.position, w.write, t, w.waiters);
     if (--waiting_of_[w.by] == 0) {
       if (!waits_read_[w.by]) (*wakeup_)[w.by] = t;  // else the read's start wakes it
       waits_read_[w.by] = 0;

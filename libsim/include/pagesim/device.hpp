@@ -208,10 +208,11 @@ class SwapDevice {
   };
   std::size_t pick() const;
   // Merges a page into a queued request of the same direction that it extends (back or front
-  // merge, as the Linux elevators do), up to max_request_pages; false when none.
-  bool merge(std::uint64_t position, bool write, ProcId waiter);
+  // merge, as the Linux elevators do), up to max_request_pages, with the processes waiting for
+  // it (`waiters`: the first, the others through next_waiter_; kNoProc: none); false when none.
+  bool merge(std::uint64_t position, bool write, ProcId waiters);
   // submit's queueing: merged where it can be, else a new request.
-  void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiter);
+  void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters);
   // Lets the waiting submissions in that the queue has room for, at time t.
   void admit_waiting(Tick t);
   // A request's service time is its positioning, for a request at `position` with the head
@@ -232,18 +233,17 @@ class SwapDevice {
   std::vector<Tick>* wakeup_;
   std::vector<Request> queue_;
   std::vector<ProcId> next_waiter_;
-  // Submissions waiting for room (see submit), first come first; per process, how many of
-  // its submissions wait and whether one of them is a read it waits for.
+  // Submissions waiting for room (see submit), first come first, each with the processes
+  // waiting for it as a Request has them; per process, how many of its submissions wait and
+  // whether one of them is a read it waits for.
   struct Waiting {
     std::uint64_t position;
     bool write;
-    ProcId waiter, by;
+    ProcId waiters, by;
   };
   std::deque<Waiting> waiting_;
   std::vector<std::uint32_t> waiting_of_;
   std::vector<std::uint8_t> waits_read_;
-  // Processes waiting for a read that is itself in waiting_ (wait_for_read): (position, process).
-  std::vector<std::pair<std::uint64_t, ProcId>> waits_for_waiting_;
   std::uint64_t head_ = 0;
   Tick free_at_ = 0;
   Tick current_start_ = 0;
@@ -279,6 +279,7 @@ inline double SwapDevice::rest_ns(std::uint32_t pages, bool write) const {
 
 inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter,
                                ProcId by) {
+  if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;  // it waits for this page alone
   // A process whose earlier submissions wait issues nothing before them.
   if (waiting_.empty() || waiting_of_[by] == 0) {
     if (!write || queue_.size() < config_.queue_depth) {
@@ -296,16 +297,18 @@ inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, Pro
   return false;
 }
 
-inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiter) {
+inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters) {
   for (auto it = queue_.rbegin(); it != queue_.rend(); ++it) {
     Request& r = *it;
     if (r.write != write || r.pages >= config_.max_request_pages) continue;
     if (position == r.start + r.pages || position + 1 == r.start) {
       if (position + 1 == r.start) r.start = position;
       ++r.pages;
-      if (waiter != kNoProc) {
-        next_waiter_[waiter] = r.waiters;
-        r.waiters = waiter;
+      if (waiters != kNoProc) {
+        ProcId last = waiters;
+        while (next_waiter_[last] != kNoProc) last = next_waiter_[last];
+        next_waiter_[last] = r.waiters;
+        r.waiters = waiters;
       }
       ++stats_.merges;
       return true;
@@ -314,12 +317,11 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiter)
   return false;
 }
 
-inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiter) {
+inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters) {
   // An idle device starts no earlier than now (a select, not a branch on the queue).
   free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
-  if (merge(position, write, waiter)) return;
-  if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;
-  queue_.emplace_back(position, write, waiter);
+  if (merge(position, write, waiters)) return;
+  queue_.emplace_back(position, write, waiters);
 }
 
 inline std::size_t SwapDevice::pick() const {
