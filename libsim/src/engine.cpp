@@ -205,7 +205,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (file_ra_max_ != 0) file_streams_.assign(trace.num_procs(), FileStream{});
   demand_paging_ =
       config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0 && file_ra_max_ == 0;
-  readahead_waits_ = device_.queued_device() && config_.page_cluster != 0;
+  readahead_waits_ = device_.queued_device() && (config_.page_cluster != 0 || file_ra_max_ != 0);
   if (config_.free_on_exit && !one_proc_) plan_exits();
   evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
 } catch (const std::bad_alloc&) {
@@ -392,13 +392,10 @@ __attribute__((flatten)) bool Engine::read_pages(PageId p, ProcId proc, bool swa
       break;
   }
   // Readahead in position order with the faulting page in its place (one batch: adjacent
-  // positions merge into one request), then unplug.
-  // A swap-in waits for the request holding its page. A file read waits for its whole window
-  // (the window's pages are used as read), which follows its page on the disk: for the request
-  // holding the window's last page, which the schedulers start last of the window's but for
-  // C-LOOK with the head inside the window.
+  // positions merge into one request), then unplug. The process waits for the request holding
+  // its page, a swap-in (do_swap_page) as a file read (do_generic_mapping_read's lock_page);
+  // the first use of a page read ahead waits for its own (readahead_pending).
   const std::uint64_t pos = swap_in ? slot_[p] : file_position(p);
-  const bool whole_window = !swap_in && !ra_.empty();
   std::size_t k = 0;
   // (Behind a write of this fault that waits for room in the queue, they wait too: see
   // SwapDevice::submit.)
@@ -406,11 +403,8 @@ __attribute__((flatten)) bool Engine::read_pages(PageId p, ProcId proc, bool swa
     device_.submit(ra_[k].position, false, now_, kNoProc, proc);
   }
   ready_at_[proc] = kNoTime;
-  device_.submit(pos, false, now_, whole_window ? kNoProc : proc, proc);
-  for (; k < ra_.size(); ++k) {
-    device_.submit(ra_[k].position, false, now_,
-                   whole_window && k + 1 == ra_.size() ? proc : kNoProc, proc);
-  }
+  device_.submit(pos, false, now_, proc, proc);
+  for (; k < ra_.size(); ++k) device_.submit(ra_[k].position, false, now_, kNoProc, proc);
   device_.advance(now_);
   return true;
 }
@@ -447,11 +441,10 @@ __attribute__((flatten)) void Engine::wait_for_read(ProcId proc) {
 }
 
 bool Engine::readahead_pending(PageId p) {
-  // Swap readahead's pages: a file read fault waits for its whole window (read_pages). A
-  // readahead page carries its slot until its first use.
-  if (bits_[p].has(page_bits::kFile)) return false;
+  // A swap readahead page carries its slot until its first use; a file page's place is fixed.
   device_.advance(now_);
-  return device_.wait_for_read(slot_[p], now_, proc_of(p));
+  const bool file = bits_[p].has(page_bits::kFile);
+  return device_.wait_for_read(file ? file_position(p) : slot_[p], now_, proc_of(p));
 }
 
 void Engine::book_in_taken_rows(Tick from, Tick to, std::vector<std::int64_t>& rows,

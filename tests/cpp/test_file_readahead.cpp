@@ -302,6 +302,43 @@ TEST_CASE(
   CHECK(off.time.elapsed_ns == 129'060'000);
 }
 
+TEST_CASE(
+    "file readahead: under C-LOOK with the head inside its window the reader waits for its own "
+    "page") {
+  // File pages 0-7 at vpns 10-17, at positions S + page after the swap area; the disk of the
+  // test above (any seek 5 ms + rotation 4, overhead 1, 1 ms a page), C-LOOK, cpu_ns 1000.
+  //  R7 at 1000:        the first read: its window [17, 21) holds page 7 alone (the end of
+  //                     the file): seek + 1 + 1 = 11 ms -> 11001000; head S+8
+  //  R0 at 11002000:    random (the stream is at vpn 21): alone, 11 ms -> 22002000; head S+1
+  //  W3 at 22003000:    a write reads its page alone, the stream stays: 11 ms -> 33003000;
+  //                     head S+4
+  //  R1 at 33004000:    follows 0: window [11, 15), pages 1-4 without the resident 3:
+  //                     requests [S+1, S+3) and [S+4]. C-LOOK starts [S+4] first (at the
+  //                     head): 1 + 1 = 2 ms -> 35004000; then [S+1, S+3): seek + 1 + 2 =
+  //                     12 ms -> 47004000, when the reader's page 1 is read and it goes on
+  //  R2, R4 at 47005000, 47006000: hits on pages read.
+  // IO wait 11 + 11 + 11 + 14 = 47 ms. (Waiting for the request of the window's last page, 4,
+  // it went on at 35004000 with pages 1 and 2 unread.)
+  Params p = file_ra(64, 128);
+  p.set("cpu_ns", std::int64_t{1000});
+  p.set("device", std::string("hdd-2002"));
+  p.set("device_overhead_ms", 1.0);
+  p.set("device_seek_ms", 5.0);
+  p.set("device_track_seek_ms", 5.0);
+  p.set("device_rotation_ms", 4.0);
+  p.set("device_transfer_mb_s", 4.096);
+  p.set("io_scheduler", std::string("elevator"));
+  const Trace t =
+      paged({7, 0, 3, 1, 2, 4}, "ffffffff", "", 4096, {10, 11, 12, 13, 14, 15, 16, 17}, "rrwrrr");
+  const Result r = simulate(t, "lru", p);
+  CHECK(r.total.faults == 4);
+  CHECK(r.total.readahead_pages == 2);
+  CHECK(r.device_stats.reads == 5);
+  CHECK(r.device_stats.seeks == 4);
+  CHECK(r.time.iowait_ns == 47'000'000);
+  CHECK(r.time.elapsed_ns == 47'006'000);
+}
+
 TEST_CASE("file readahead: zram holds swap only, so file readahead costs it nothing") {
   Params p = file_ra(64, 128);
   p.set("device", std::string("zram"));

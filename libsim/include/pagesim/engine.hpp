@@ -122,9 +122,9 @@ struct EngineConfig {
 //   fewer pages than the window (below), the window is cut and the stream's next vpn follows
 //   the last page read. A write fault on a file page reads its page alone and leaves the
 //   stream as it is (generic_file_buffered_write does not call page_cache_readahead). Not
-//   modelled: the asynchronous ahead window (a sequential reader waits for each whole
-//   window, all its requests, instead of reading the next while it consumes this one, so a
-//   stream's time is one wait per window, not overlapped with its CPU time), reads that hit
+//   modelled: the asynchronous ahead window (a sequential reader reads the next window at
+//   its next fault, not while it consumes this one, so a stream's time has a wait per window
+//   that does not overlap its CPU time), reads that hit
 //   (only faults move a stream: a hit at the stream's next vpn leaves it, and the next fault
 //   starts over; 2.6.20 calls page_cache_readahead on every read), RA_FLAG_MISS shrinking (a
 //   window's page evicted before use), RA_FLAG_INCACHE and mmap's read-around (filemap_nopage);
@@ -140,15 +140,15 @@ struct EngineConfig {
 //   and it sleeps until they are in, and its read, if any, completes; the others run;
 // - zram costs CPU time of the faulting (reclaiming) process instead of IO: sys time;
 // - readahead pages become resident at the fault, before their read completes. The first use
-//   (a hit) of a swap readahead page whose read is still queued or in service blocks its
-//   process until that read completes, then goes on as a hit (readahead_used): its window
-//   may take several requests (a slot of it resident, io_max_request_pages), of which the
-//   faulting process waited for its own page's only. Linux's do_swap_page finds such a page
-//   in the swap cache (lookup_swap_cache) and sleeps in lock_page until the read unlocks it:
-//   a minor fault with an IO wait. A file read fault waits for its whole window instead. A
-//   readahead page evicted before its read completed (reclaim at a later fault, or another
-//   process's, does not skip it as Linux skips a locked page) is read again by its next
-//   fault or readahead: the device reads its slot twice.
+//   (a hit) of a readahead page whose read is still queued or in service blocks its process
+//   until that read completes, then goes on as a hit (readahead_used): its window may take
+//   several requests (a page of it resident, io_max_request_pages), of which the faulting
+//   process waited for its own page's only. Linux's do_swap_page finds such a page in the
+//   swap cache (lookup_swap_cache) and sleeps in lock_page until the read unlocks it: a minor
+//   fault with an IO wait; do_generic_mapping_read finds a file page not yet up to date and
+//   sleeps in lock_page likewise. A readahead page evicted before its read completed (reclaim at a
+//   later fault, or another process's, does not skip it as Linux skips a locked page) is read again
+//   by its next fault or readahead: the device reads its slot twice.
 class Engine {
  public:
   Engine(const Trace& trace, const EngineConfig& config, std::string policy_name);
@@ -307,8 +307,8 @@ class Engine {
   // A hit at now_ on page p that still carries kReadahead (its first use), when
   // readahead_waits_: whether the read that brings it in is still queued or in service. Then
   // its process waits for that read as after a fault (ready_at_: kNoTime until the read
-  // starts, then its completion): Linux's do_swap_page finds the page in the swap cache and
-  // sleeps in lock_page until the read unlocks it.
+  // starts, then its completion): Linux's do_swap_page (do_generic_mapping_read for a file
+  // page) finds the page in the cache and sleeps in lock_page until the read unlocks it.
   bool readahead_pending(PageId p);
   // Books process q's wait for IO over [from, to), after it ended.
   void book_iowait(ProcId q, Tick from, Tick to) {
@@ -392,8 +392,8 @@ class Engine {
   // No device, no watermarks and no file readahead: a fault without swap readahead is
   // textbook demand paging.
   bool demand_paging_ = false;
-  // Swap readahead on a queued device: a swap fault's window may take several requests, and
-  // its pages are resident before they are read, so the first hit on one may have to wait
+  // Swap or file readahead on a queued device: a fault's window may take several requests,
+  // and its pages are resident before they are read, so the first hit on one may have to wait
   // (readahead_pending).
   bool readahead_waits_ = false;
   // No device and no slot positions: an eviction only counts (see evict).
