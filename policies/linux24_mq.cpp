@@ -37,9 +37,10 @@
 //
 //   Scanned (Counters::pages_scanned): every page refill_inactive_scan takes from the active
 //   tail (the tick's background scan included), every page page_launder takes from the
-//   inactive_dirty tail, every page try_to_swap_out looks at (one it frees included: a hit
-//   may rescue it from the free list), and the victims (a freed page again when rmqueue takes
-//   its frame).
+//   inactive_dirty tail, every page try_to_swap_out looks at and keeps, and the victims. A
+//   page the walk frees is counted once: as the victim when rmqueue takes its frame, or when
+//   a hit rescues it from the free list (then the walk's look kept it); one still free at the
+//   end of the run is not counted.
 //
 //   try_to_swap_out(page), for each present pte on the walk:
 //     if (!mm->swap_cnt) return 1;  mm->swap_cnt--;
@@ -178,7 +179,8 @@ class Linux24Mq final : public Policy {
     if (a.kind == PageKind::kFile) return age_page_up(p);  // __find_page_nolock
     if (mapped_[p]) return;                                // the CPU sets the pte young bit
     if (lists_.contains(kFreed, p)) {
-      lists_.remove(p);  // a new page: do_anonymous_page
+      view.count_scanned(p);  // the walk's look that freed it, which kept it after all
+      lists_.remove(p);       // a new page: do_anonymous_page
       age_[p] = kAgeStart;
     } else {
       age_page_up(p);  // soft fault: do_swap_page -> lookup_swap_cache -> __find_page_nolock
@@ -391,14 +393,19 @@ class Linux24Mq final : public Policy {
   }
 
   void try_to_swap_out(PageId p, PageTableView& view) {
-    view.count_scanned(p);  // every page the walk looks at, the ones it frees included
     const bool onlist = lists_.contains(kActive, p);
-    if (view.test_and_clear_referenced(p)) return age_page_up(p);
-    if (!onlist) age_[p] = static_cast<std::uint8_t>(age_[p] / 2);
+    const bool young = view.test_and_clear_referenced(p);
+    if (!young && !onlist) age_[p] = static_cast<std::uint8_t>(age_[p] / 2);
+    const bool frees =
+        !young && age_[p] == 0 && lists_.list_of(p) == PageLists::kNone && !view.dirty(p);
+    // Every page the walk looks at but one it frees, which is counted when its frame is taken
+    // (the victim) or when a hit rescues it (on_hit).
+    if (!frees) view.count_scanned(p);
+    if (young) return age_page_up(p);
     if (age_[p] > 0) return;
     unmap(p, view);
     if (lists_.list_of(p) != PageLists::kNone) return deactivate_page(p);  // PageSwapCache
-    if (!view.dirty(p)) {
+    if (frees) {
       page_freed();  // drop_pte: the last reference goes
       lists_.push_front(kFreed, p);
       return;
