@@ -15,4 +15,11 @@ TraceFormatError::TraceFormatError(const std::string& file, ByteOffset offset,
       line_(0),
       byte_offset_(offset.value) {}
 
+TraceFormatError::TraceFormatError(const std::string& message, const TraceFormatError& from)
+    : Error(message), file_(from.file_), line_(from.line_), byte_offset_(from.byte_offset_) {}
+
+TraceFormatError TraceFormatError::noted(const std::string& note) const {
+  return TraceFormatError(std::string(what()) + " " + note, *this);
+}
+
 }  // namespace pagesim

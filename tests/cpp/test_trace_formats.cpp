@@ -453,6 +453,9 @@ TEST_CASE("every reader rejects bad input with a TraceFormatError naming where a
       {"din empty", "", TraceFormat::kDin,
        "<string>: empty file: expected at least one din access 'LABEL ADDRESS' (label 0 to 3), "
        "found none"},
+      {"din cut short", "0 1000\n1 70f6", TraceFormat::kDin,
+       "<string>:2: expected a newline at the end of the last line: the trace ends in the "
+       "middle of '1 70f6' (the tool writing it stopped?); its address may be cut short"},
       {"din only flushes", "4 0\n", TraceFormat::kDin,
        "<string>:1: expected at least one din access 'LABEL ADDRESS' (label 0 to 3), found none"},
       {"din only fetches", "2 1000\n2 1004\n", TraceFormat::kDin,
@@ -548,6 +551,17 @@ TEST_CASE("errors from files name the file") {
   CHECK(message_of([&] { read_trace(din.path()); }) ==
         din.path() +
             ":2: expected a hexadecimal address (at most 64 bits) after the label, got '0x'");
+  // The name chose din, and the content looks like text: the error says both.
+  TempFile text("text.din", "R 1000\n");
+  CHECK(message_of([&] { read_trace(text.path()); }) ==
+        text.path() +
+            ":1: expected a din label 0 (read), 1 (write), 2 (instruction fetch), 3 (other "
+            "access) or 4 (cache flush) before the address, got 'R' (read as din because of the "
+            "file's name; its first lines look like text: name the format, text, to read it as "
+            "that)");
+  ReadOptions named;
+  named.format = TraceFormat::kDin;
+  CHECK(message_of([&] { read_trace(text.path(), named); }).find("(read as") == std::string::npos);
   TempFile pin("bad_pinatrace.out", "0x1: R 0x10\n#eof\n0x1: R 0x10\n");
   CHECK(message_of([&] {
           read_trace(pin.path());

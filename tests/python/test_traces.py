@@ -517,6 +517,27 @@ def test_din_and_pinatrace_load_detect_and_round_trip(tmp_path):
     assert (tmp_path / "r.pinatrace").read_text() == "0x0: R 0x1000\n0x0: W 0x70f60000\n0x0: R 0x2000\n#eof\n"
 
 
+def test_an_error_in_a_trace_whose_name_chose_its_format_says_so(tmp_path):
+    # Text in a file named as Pin names its output: read as pinatrace, and the error says why.
+    (tmp_path / "pinatrace.out").write_text("R 1000\n")
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(tmp_path / "pinatrace.out")
+    assert str(e.value) == (
+        f"{tmp_path / 'pinatrace.out'}:1: expected a pinatrace line 'IP: R ADDRESS' or 'IP: W ADDRESS' "
+        "(IP and ADDRESS hexadecimal), got 'R 1000' (read as pinatrace because of the file's name; its "
+        "first lines look like text: name the format, text, to read it as that)")
+    # Text's R 1000 reads byte 1000 (decimal): page 0.
+    assert accesses(pagesim.load(tmp_path / "pinatrace.out", format="text")) == [(0, 0)]
+    # Named, or chosen by the content: the error alone.
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(tmp_path / "pinatrace.out", format="pinatrace")
+    assert str(e.value).endswith("got 'R 1000'")
+    (tmp_path / "bare").write_text("0 1000\n1 zz\n")
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(tmp_path / "bare")
+    assert str(e.value).endswith("after the label, got 'zz'")
+
+
 def test_din_and_pinatrace_lossy_writes_errors_and_cli(tmp_path):
     two = pagesim.Trace.from_arrays([5, 6, 5], writes=[1, 0, 0], pids=[3, 4, 3])
     with pytest.warns(UserWarning) as caught:

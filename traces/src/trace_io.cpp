@@ -173,6 +173,8 @@ namespace {
 struct OpenedTrace {
   TraceFormat format;
   std::unique_ptr<ByteSource> source;  // from the first byte
+  // When the file's name chose the format and its first lines look like another: that one.
+  TraceFormat content = TraceFormat::kAuto;
 };
 
 // Opens `path` once (a pipe cannot be opened twice) and settles its format: `format`, or for
@@ -180,13 +182,18 @@ struct OpenedTrace {
 OpenedTrace open_trace(const std::string& path, TraceFormat format) {
   auto source = open_source(path);
   std::string head = head_of(*source);
+  TraceFormat content = TraceFormat::kAuto;
   if (format == TraceFormat::kAuto) {
     if (head.substr(0, kNativeMagic.size()) == kNativeMagic) format = TraceFormat::kNative;
-    if (format == TraceFormat::kAuto) format = format_by_extension(path);
-    if (format == TraceFormat::kAuto) format = sniff(head);
+    if (format == TraceFormat::kAuto) {
+      format = format_by_extension(path);
+      content = sniff(head);
+      if (format == TraceFormat::kAuto) format = content;
+      if (content == format || head.empty()) content = TraceFormat::kAuto;
+    }
     if (format == TraceFormat::kAuto) unknown(path);
   }
-  return {format, with_head(std::move(head), std::move(source))};
+  return {format, with_head(std::move(head), std::move(source)), content};
 }
 
 // Refuses a read option that `format` does not read, which would otherwise be ignored.
@@ -214,6 +221,21 @@ OpenedTrace open_trace(const std::string& path, const ReadOptions& options) {
   return opened;
 }
 
+// stream_from on an opened trace. When the file's name chose the format and its content
+// looks like another, an error says so: a file named pinatrace.out that holds text is read as
+// pinatrace, which the error alone would not tell.
+std::uint64_t stream_opened(OpenedTrace opened, const ReadOptions& options, AccessSink& sink) {
+  try {
+    return stream_from(std::move(opened.source), opened.format, options, sink);
+  } catch (const TraceFormatError& e) {
+    if (opened.content == TraceFormat::kAuto) throw;
+    const std::string content = format_name(opened.content);
+    throw e.noted("(read as " + std::string(format_name(opened.format)) +
+                  " because of the file's name; its first lines look like " + content +
+                  ": name the format, " + content + ", to read it as that)");
+  }
+}
+
 // A native trace: mapped by read_native if it can be, else read from the source already open.
 Trace native_from(OpenedTrace opened, const std::string& path) {
   if (!detail::mappable(*opened.source, path))
@@ -239,7 +261,7 @@ std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, 
     }
     return t.size();
   }
-  return stream_from(std::move(opened.source), opened.format, options, sink);
+  return stream_opened(std::move(opened), options, sink);
 }
 
 Trace read_trace(const std::string& path, const ReadOptions& options, TraceFormat* format_read) {
@@ -248,7 +270,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options, TraceForma
   if (format_read) *format_read = opened.format;
   if (opened.format == TraceFormat::kNative) return native_from(std::move(opened), path);
   BuilderSink sink(options.page_size_or_default(), path);
-  stream_from(std::move(opened.source), opened.format, options, sink);
+  stream_opened(std::move(opened), options, sink);
   return std::move(sink).build();
 }
 
@@ -468,12 +490,12 @@ std::string convert_trace(const std::string& in, const std::string& out, const R
     return write_trace(native_from(std::move(opened), in), out, out_format);
   if (out_format == TraceFormat::kNative) {
     NativeWriter writer(out, options.page_size_or_default(), in);
-    stream_from(std::move(opened.source), opened.format, options, writer);
+    stream_opened(std::move(opened), options, writer);
     writer.finish();
     return "";  // native keeps everything
   }
   BuilderSink sink(options.page_size_or_default(), in);
-  stream_from(std::move(opened.source), opened.format, options, sink);
+  stream_opened(std::move(opened), options, sink);
   return write_trace(std::move(sink).build(), out, out_format);
 }
 

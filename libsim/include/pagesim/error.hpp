@@ -32,8 +32,11 @@ class TraceFormatError : public Error {
   const std::string& file() const { return file_; }
   std::uint64_t line() const { return line_; }
   std::uint64_t byte_offset() const { return byte_offset_; }
+  // The same error with `note` after its message.
+  TraceFormatError noted(const std::string& note) const;
 
  private:
+  TraceFormatError(const std::string& message, const TraceFormatError& from);
   std::string file_;
   std::uint64_t line_;
   std::uint64_t byte_offset_ = 0;
