@@ -49,6 +49,22 @@ Params file_ra(std::int64_t frames, std::int64_t kb) {
   return Params{{"frames", frames}, {"read_ahead_kb", kb}, {"schedule", std::string("static")}};
 }
 
+// 64 frames, read_ahead_kb=128, cpu_ns 1000 and a disk of round figures: command overhead
+// 1 ms, every seek 5 ms (seek = track-to-track), rotational latency 4 ms, 4.096 MB/s (4096 B:
+// 1 ms a page); `scheduler`.
+Params round_disk(const std::string& scheduler) {
+  Params p = file_ra(64, 128);
+  p.set("cpu_ns", std::int64_t{1000});
+  p.set("device", std::string("hdd-2002"));
+  p.set("device_overhead_ms", 1.0);
+  p.set("device_seek_ms", 5.0);
+  p.set("device_track_seek_ms", 5.0);
+  p.set("device_rotation_ms", 4.0);
+  p.set("device_transfer_mb_s", 4.096);
+  p.set("io_scheduler", scheduler);
+  return p;
+}
+
 TEST_CASE(
     "file readahead: a sequential scan reads windows of 4, 8, 16, 32 pages, the last cut at the "
     "end") {
@@ -261,9 +277,8 @@ TEST_CASE(
 
 TEST_CASE(
     "file readahead: one request per window on the disk, and the process waits once per window") {
-  // 60 file pages read in order, 64 frames, cpu_ns 1000, a disk of round figures: overhead
-  // 1 ms, every seek 5 ms (seek = track-to-track), rotational latency 4 ms, 4.096 MB/s
-  // (4096 B: 1 ms a page); fifo. The file pages lie after the swap area, at 120 + page.
+  // 60 file pages read in order on round_disk, fifo. The file pages lie after the swap area,
+  // at 120 + page.
   // Windows: [0, 4), [4, 12), [12, 28), [28, 60): each one request (32 pages fit
   // io_max_request_pages 32).
   //  R0  at 1000:        read [120, 124) from head 0: seek 5 + 4 + 1 + 4 pages = 14 ms
@@ -274,15 +289,7 @@ TEST_CASE(
   //  R12 at 23013000:    1 + 16 = 17 ms -> 40013000; R13-27 hits to 40028000
   //  R28 at 40029000:    1 + 32 = 33 ms -> 73029000; R29-59 hits to 73060000
   // iowait 14 + 9 + 17 + 33 = 73 ms.
-  Params p = file_ra(64, 128);
-  p.set("cpu_ns", std::int64_t{1000});
-  p.set("device", std::string("hdd-2002"));
-  p.set("device_overhead_ms", 1.0);
-  p.set("device_seek_ms", 5.0);
-  p.set("device_track_seek_ms", 5.0);
-  p.set("device_rotation_ms", 4.0);
-  p.set("device_transfer_mb_s", 4.096);
-  p.set("io_scheduler", std::string("fifo"));
+  Params p = round_disk("fifo");
   const Trace t = paged(scan(60), std::string(60, 'f'));
   const Result r = simulate(t, "lru", p);
   CHECK(r.total.faults == 4);
@@ -305,8 +312,8 @@ TEST_CASE(
 TEST_CASE(
     "file readahead: under C-LOOK with the head inside its window the reader waits for its own "
     "page") {
-  // File pages 0-7 at vpns 10-17, at positions S + page after the swap area; the disk of the
-  // test above (any seek 5 ms + rotation 4, overhead 1, 1 ms a page), C-LOOK, cpu_ns 1000.
+  // File pages 0-7 at vpns 10-17, at positions S + page after the swap area; round_disk (any
+  // seek 5 ms + rotation 4, overhead 1, 1 ms a page), C-LOOK.
   //  R7 at 1000:        the first read: its window [17, 21) holds page 7 alone (the end of
   //                     the file): seek + 1 + 1 = 11 ms -> 11001000; head S+8
   //  R0 at 11002000:    random (the stream is at vpn 21): alone, 11 ms -> 22002000; head S+1
@@ -319,15 +326,7 @@ TEST_CASE(
   //  R2, R4 at 47005000, 47006000: hits on pages read.
   // IO wait 11 + 11 + 11 + 14 = 47 ms. (Waiting for the request of the window's last page, 4,
   // it went on at 35004000 with pages 1 and 2 unread.)
-  Params p = file_ra(64, 128);
-  p.set("cpu_ns", std::int64_t{1000});
-  p.set("device", std::string("hdd-2002"));
-  p.set("device_overhead_ms", 1.0);
-  p.set("device_seek_ms", 5.0);
-  p.set("device_track_seek_ms", 5.0);
-  p.set("device_rotation_ms", 4.0);
-  p.set("device_transfer_mb_s", 4.096);
-  p.set("io_scheduler", std::string("elevator"));
+  Params p = round_disk("elevator");
   const Trace t =
       paged({7, 0, 3, 1, 2, 4}, "ffffffff", "", 4096, {10, 11, 12, 13, 14, 15, 16, 17}, "rrwrrr");
   const Result r = simulate(t, "lru", p);
