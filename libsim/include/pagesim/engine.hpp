@@ -146,9 +146,9 @@ struct EngineConfig {
 //   process waited for its own page's only. Linux's do_swap_page finds such a page in the
 //   swap cache (lookup_swap_cache) and sleeps in lock_page until the read unlocks it: a minor
 //   fault with an IO wait; do_generic_mapping_read finds a file page not yet up to date and
-//   sleeps in lock_page likewise. A readahead page evicted before its read completed (reclaim at a
-//   later fault, or another process's, does not skip it as Linux skips a locked page) is read again
-//   by its next fault or readahead: the device reads its slot twice.
+//   sleeps in lock_page likewise. A readahead page evicted before its read completed
+//   (reclaim at a later fault, or another process's, does not skip it as Linux skips a
+//   locked page) is read again by its next fault or readahead: the device reads it twice.
 class Engine {
  public:
   Engine(const Trace& trace, const EngineConfig& config, std::string policy_name);
