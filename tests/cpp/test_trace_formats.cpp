@@ -203,6 +203,11 @@ TEST_CASE("a hand-written din file gives the expected page accesses") {
       "\n";
   const Trace t = parse_trace(din, as(TraceFormat::kDin));
   CHECK(accesses_of(t) == "1 R 1\n1 R 462688\n1 W 462688\n1 R 2\n1 W 3\n");
+  // A last line without a newline whose address is whole: a field after it, the CR of a CR
+  // LF file, a flush (see "din cut short" for one that may be cut).
+  CHECK(accesses_of(parse_trace("0 1000\n1 2000 4", as(TraceFormat::kDin))) == "1 R 1\n1 W 2\n");
+  CHECK(accesses_of(parse_trace("0 1000\r\n1 2000\r", as(TraceFormat::kDin))) == "1 R 1\n1 W 2\n");
+  CHECK(accesses_of(parse_trace("0 1000\n4 0", as(TraceFormat::kDin))) == "1 R 1\n");
   // With instruction fetches: "2 0" reads page 0 first.
   ReadOptions o = as(TraceFormat::kDin);
   o.instructions = true;
@@ -557,8 +562,7 @@ TEST_CASE("errors from files name the file") {
         text.path() +
             ":1: expected a din label 0 (read), 1 (write), 2 (instruction fetch), 3 (other "
             "access) or 4 (cache flush) before the address, got 'R' (read as din because of the "
-            "file's name; its first lines look like text: name the format, text, to read it as "
-            "that)");
+            "file's name; its first lines read as text: name the format, text, to read it as that)");
   ReadOptions named;
   named.format = TraceFormat::kDin;
   CHECK(message_of([&] { read_trace(text.path(), named); }).find("(read as") == std::string::npos);

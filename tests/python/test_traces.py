@@ -525,13 +525,19 @@ def test_an_error_in_a_trace_whose_name_chose_its_format_says_so(tmp_path):
     assert str(e.value) == (
         f"{tmp_path / 'pinatrace.out'}:1: expected a pinatrace line 'IP: R ADDRESS' or 'IP: W ADDRESS' "
         "(IP and ADDRESS hexadecimal), got 'R 1000' (read as pinatrace because of the file's name; its "
-        "first lines look like text: name the format, text, to read it as that)")
+        "first lines read as text: name the format, text, to read it as that)")
     # Text's R 1000 reads byte 1000 (decimal): page 0.
     assert accesses(pagesim.load(tmp_path / "pinatrace.out", format="text")) == [(0, 0)]
     # Named, or chosen by the content: the error alone.
     with pytest.raises(pagesim.TraceFormatError) as e:
         pagesim.load(tmp_path / "pinatrace.out", format="pinatrace")
     assert str(e.value).endswith("got 'R 1000'")
+    # A din file whose first line has a typo looks like text to the format detection, but
+    # does not read as text: no note.
+    (tmp_path / "typo.din").write_text("0 7g\n1 2000\n")
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(tmp_path / "typo.din")
+    assert str(e.value).endswith("after the label, got '7g'")
     (tmp_path / "bare").write_text("0 1000\n1 zz\n")
     with pytest.raises(pagesim.TraceFormatError) as e:
         pagesim.load(tmp_path / "bare")

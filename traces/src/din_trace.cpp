@@ -7,8 +7,8 @@
 // LABEL: 0 read, 1 write, 2 instruction fetch, 3 an access of another kind (Dinero IV's
 // D4XMISC, which it simulates as a data reference), 4 a cache flush (D4XCOPYB: no address is
 // referenced). Both fields are hexadecimal; Dinero IV takes them with or without 0x. A last
-// line without a newline is an error: din has no field after the address to show that it is
-// whole, and a tool stopped while writing it leaves a shorter address that reads as another.
+// access without a newline that ends at its address is an error: a tool stopped while writing
+// it leaves a shorter address that reads as another.
 #include "pagesim/error.hpp"
 #include "pagesim/line_reader.hpp"
 #include "readers.hpp"
@@ -47,18 +47,21 @@ std::uint64_t stream_din(LineReader& reader, const ReadOptions& options, AccessS
     if (is_blank(line)) continue;
     if (const std::string what = parse_din_line(line, din); !what.empty())
       throw TraceFormatError(reader.name(), reader.line_number(), what);
-    if (!reader.terminated()) {
+    if (din.label == kFlush) continue;
+    if (din.label == kFetch) {
+      ++fetches;
+      if (!options.instructions) continue;
+    }
+    std::string_view after = line;
+    next_field(after);
+    next_field(after);
+    if (!reader.terminated() && is_blank(after)) {
       throw TraceFormatError(
           reader.name(), reader.line_number(),
           "expected a newline at the end of the last line: the trace ends in the middle of " +
               quoted(line) +
               " (the tool writing it stopped?); its address may be cut short: end the line if "
               "it is whole, else remove it");
-    }
-    if (din.label == kFlush) continue;
-    if (din.label == kFetch) {
-      ++fetches;
-      if (!options.instructions) continue;
     }
     sink.add(pid, din.address >> shift, din.label == kWrite, PageKind::kAnon);
     ++count;

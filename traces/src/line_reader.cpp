@@ -73,7 +73,10 @@ bool LineReader::next(std::string_view& line) {
     }
     scanned += begin_;
   }
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  if (!line.empty() && line.back() == '\r') {
+    line.remove_suffix(1);
+    terminated_ = true;  // a CR LF file cut between the two
+  }
   if (line_number_ == 0 && line.substr(0, 3) == "\xef\xbb\xbf") line.remove_prefix(3);
   ++line_number_;
   if (line.find('\r') != std::string_view::npos) cr_line_ends(line_number_);

@@ -173,8 +173,10 @@ namespace {
 struct OpenedTrace {
   TraceFormat format;
   std::unique_ptr<ByteSource> source;  // from the first byte
-  // When the file's name chose the format and its first lines look like another: that one.
+  // When the file's name chose the format and its first lines look like another: that one,
+  // and those lines (the whole ones of the first 4 KiB), to check that they read as it.
   TraceFormat content = TraceFormat::kAuto;
+  std::string first_lines;
 };
 
 // Opens `path` once (a pipe cannot be opened twice) and settles its format: `format`, or for
@@ -183,6 +185,7 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
   auto source = open_source(path);
   std::string head = head_of(*source);
   TraceFormat content = TraceFormat::kAuto;
+  std::string first_lines;
   if (format == TraceFormat::kAuto) {
     if (head.substr(0, kNativeMagic.size()) == kNativeMagic) format = TraceFormat::kNative;
     if (format == TraceFormat::kAuto) {
@@ -190,10 +193,11 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
       content = sniff(head);
       if (format == TraceFormat::kAuto) format = content;
       if (content == format || head.empty()) content = TraceFormat::kAuto;
+      if (content != TraceFormat::kAuto) first_lines = head.substr(0, head.rfind('\n') + 1);
     }
     if (format == TraceFormat::kAuto) unknown(path);
   }
-  return {format, with_head(std::move(head), std::move(source)), content};
+  return {format, with_head(std::move(head), std::move(source)), content, std::move(first_lines)};
 }
 
 // Refuses a read option that `format` does not read, which would otherwise be ignored.
@@ -221,17 +225,32 @@ OpenedTrace open_trace(const std::string& path, const ReadOptions& options) {
   return opened;
 }
 
-// stream_from on an opened trace. When the file's name chose the format and its content
-// looks like another, an error says so: a file named pinatrace.out that holds text is read as
+// Whether `lines` read as a trace of `format` without error.
+bool reads_as(std::string_view lines, TraceFormat format, const ReadOptions& options) {
+  struct Discard final : AccessSink {
+    void add(std::uint64_t, std::uint64_t, bool, PageKind) override {}
+  } discard;
+  try {
+    stream_from(memory_source(lines, ""), format, options, discard);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+// stream_from on an opened trace. When the file's name chose the format and its first lines
+// read as another, an error says so: a file named pinatrace.out that holds text is read as
 // pinatrace, which the error alone would not tell.
 std::uint64_t stream_opened(OpenedTrace opened, const ReadOptions& options, AccessSink& sink) {
   try {
     return stream_from(std::move(opened.source), opened.format, options, sink);
   } catch (const TraceFormatError& e) {
-    if (opened.content == TraceFormat::kAuto) throw;
+    if (opened.content == TraceFormat::kAuto ||
+        !reads_as(opened.first_lines, opened.content, options))
+      throw;
     const std::string content = format_name(opened.content);
     throw e.noted("(read as " + std::string(format_name(opened.format)) +
-                  " because of the file's name; its first lines look like " + content +
+                  " because of the file's name; its first lines read as " + content +
                   ": name the format, " + content + ", to read it as that)");
   }
 }

@@ -123,8 +123,8 @@ struct EngineConfig {
 //   the last page read. A write fault on a file page reads its page alone and leaves the
 //   stream as it is (generic_file_buffered_write does not call page_cache_readahead). Not
 //   modelled: the asynchronous ahead window (a sequential reader reads the next window at
-//   its next fault, not while it consumes this one, so a stream's time has a wait per window
-//   that does not overlap its CPU time), reads that hit
+//   its next fault, not while it consumes this one, so the wait for each window's first
+//   request does not overlap its CPU time), reads that hit
 //   (only faults move a stream: a hit at the stream's next vpn leaves it, and the next fault
 //   starts over; 2.6.20 calls page_cache_readahead on every read), RA_FLAG_MISS shrinking (a
 //   window's page evicted before use), RA_FLAG_INCACHE and mmap's read-around (filemap_nopage);
