@@ -224,6 +224,9 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
     params["frames"] = frames
     if _policy.is_python_policy(policy):
         return _policy.simulate_python(as_trace(trace), policy, params)
+    if isinstance(policy, type) and issubclass(policy, _core.Policy):
+        raise ConfigError(f"policy must be a pagesim.Policy instance, got the class "
+                          f"{policy.__name__}: pass {policy.__name__}(...)")
     if not isinstance(policy, str):
         raise ConfigError("policy must be a registered policy's name or a pagesim.Policy instance, "
                           f"got {type(policy).__name__}")

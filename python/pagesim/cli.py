@@ -29,13 +29,18 @@ def _value(text: str) -> Any:
     return text
 
 
-def _params(pairs: Sequence[str], axes: bool = False, option: str = "-P") -> dict[str, Any]:
-    """-P pairs as a dict; with `axes`, a comma-separated value is a list (a sweep's grid axis)."""
+def _params(pairs: Sequence[str], axes: bool = False, option: str = "-P",
+            run_params: bool = True) -> dict[str, Any]:
+    """-P pairs as a dict; with `axes`, a comma-separated value is a list (a sweep's grid axis).
+    A run's parameters (`run_params`) take the memory size from the command's own option."""
     out = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise pagesim.ConfigError(f"{option} expects KEY=VALUE, got {pair!r}")
+        if run_params and key in ("frames", "fractions"):
+            raise pagesim.ConfigError(f"{option} {key}: the memory size is given by --frames "
+                                      f"(sweep: or --fractions), not by {option}")
         if key in out:
             several = " (sweep: several values comma-separated, -P key=a,b)" if axes else ""
             raise pagesim.ConfigError(f"{option} {key} is given twice: give it once{several}")
@@ -59,10 +64,10 @@ def _load(args: argparse.Namespace, path: str) -> "pagesim.Trace":
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    policy, own = _one_policy(args.policy)  # the arguments' errors before the reading
+    params = _params(args.param)
     traces = [_load(args, path) for path in args.trace]
     trace = traces[0] if len(traces) == 1 else pagesim.together(traces)
-    policy, own = _one_policy(args.policy)
-    params = _params(args.param)
     if args.vmstat and params.get("interval_ns") == 0:
         raise pagesim.ConfigError("--vmstat needs -P interval_ns above 0 (default 1000000000, "
                                   "1 s of virtual time): -P interval_ns=0 turns the series off")
@@ -178,10 +183,15 @@ def _check_output_dir(path: str, option: str) -> None:
 
 
 def _write_csv(df: Any, path: str) -> None:
-    """The table written whole or not at all: a temporary file next to `path`, renamed over it."""
-    tmp = os.path.join(os.path.dirname(path) or ".", f".{os.path.basename(path)}.pagesim-{os.getpid()}")
+    """The table written whole or not at all: a temporary file next to `path`, renamed over it.
+    Its name ends as `path` does, so that pandas compresses it as the name says (.gz, .xz, ...)."""
+    tmp = os.path.join(os.path.dirname(path) or ".", f".pagesim-{os.getpid()}-{os.path.basename(path)}")
     try:
-        df.to_csv(tmp, index=False)
+        try:
+            df.to_csv(tmp, index=False)
+        except ImportError as e:  # .zst without the zstandard module
+            raise pagesim.ConfigError(f"-o {path!r}: cannot compress it as its name says ({e}); "
+                                      f"name it .csv, .csv.gz, .csv.bz2 or .csv.xz") from None
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
@@ -368,7 +378,7 @@ def _noting_losses(write: Callable[[], None]) -> None:
 
 def cmd_gen(args: argparse.Namespace) -> int:
     from .traces import generate
-    options = _params(args.param)
+    options = _params(args.param, run_params=False)
     # -m is the compile's heap (its other sizes have their own keys), the others' memory.
     mib_key = "heap_mib" if args.kind == "compile" else "mib"
     for key, value in ((mib_key, args.mib), ("procs", args.procs), ("seed", args.seed)):

@@ -14,6 +14,7 @@ accesses, then port it to one ``policies/*.cpp`` file.
 from __future__ import annotations
 
 import inspect
+import re
 import warnings
 from typing import Any, Callable, Dict, Union
 
@@ -120,7 +121,8 @@ def register_policy(name: str, factory: PolicyFactory, *, replace: bool = False)
     Parameters
     ----------
     name
-        The policy's name. It must not be a built-in policy's name.
+        The policy's name: letters, digits, ``_``, ``.`` and ``-``, not a built-in policy's
+        name.
     factory
         Called as ``factory(**policy_params)`` for each run, returning a fresh :class:`Policy`
         (usually the class itself). Its keyword parameters are the policy's parameters:
@@ -128,8 +130,9 @@ def register_policy(name: str, factory: PolicyFactory, *, replace: bool = False)
     replace
         Allow replacing an earlier registration of the same name.
     """
-    if not isinstance(name, str) or not name:
-        raise ConfigError("a policy name must be a non-empty string")
+    if not isinstance(name, str) or not re.fullmatch(r"[\w.-]+", name):
+        raise ConfigError(f"a policy name is letters, digits, '_', '.' and '-' (as the command "
+                          f"line's --policies reads it), got {name!r}")
     if name in dict(_core.policies()):
         raise ConfigError(f"policy '{name}' is a built-in policy; choose another name")
     if name in _registry and not replace:
@@ -199,10 +202,15 @@ def split_params(name: str, factory: PolicyFactory, params: Dict[str, Any]):
         known = sorted(engine_keys | {p.name for p in signature.parameters.values()
                                       if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)})
         bad = next((k for k in own if k not in signature.parameters), None)
-        if bad is None:
-            raise ConfigError(f"policy '{name}': missing or bad parameters {sorted(own)}; "
-                              f"the factory's signature is {signature}") from None
-        raise _args.unknown("parameter", bad, known, context=f" for policy '{name}'") from None
+        if bad is not None:
+            raise _args.unknown("parameter", bad, known, context=f" for policy '{name}'") from None
+        missing = [p.name for p in signature.parameters.values()
+                   if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+                   and p.name not in own]
+        what = (f"missing parameter{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(repr(m) for m in missing)}" if missing
+                else f"bad parameters {sorted(own)}")
+        raise ConfigError(f"policy '{name}': {what}; the factory's signature is {signature}") from None
     return engine, own
 
 

@@ -186,6 +186,13 @@ def test_cli_sweep_prints_the_table_and_writes_csv(tmp_path):
                              policies=["fifo", "lru"], frames=[3, 4], page_cluster=0, progress=False)
     expected["elapsed_s"] = expected["elapsed_ns"] / 1e9
     pd.testing.assert_frame_equal(pd.read_csv(csv), expected, check_dtype=False)
+    # Compressed as the name says (it was plain text under a .gz name).
+    gz = tmp_path / "out.csv.gz"
+    out = run_cli("sweep", str(reads), str(writes), "--policies", "fifo,lru", "--frames", "3,4",
+                  "--page-numbers", "-o", str(gz), "-P", "page_cluster=0")
+    assert out.returncode == 0, out.stderr
+    assert gz.read_bytes()[:2] == b"\x1f\x8b"
+    pd.testing.assert_frame_equal(pd.read_csv(gz), expected, check_dtype=False)
 
 
 def test_cli_sweep_axes_and_pivot(tmp_path):
@@ -348,6 +355,27 @@ def test_bad_arguments_name_the_key_and_what_is_allowed(tmp_path):
     assert r.returncode == 2 and "--plot 'curve.bogus': expected an image file name ending in" in r.stderr
     r = run_cli("sweep", str(tmp_path / "x.pgt"), "--policies", "lru", "--frames", "5", "-o", "nodir/x.csv")
     assert r.returncode == 2 and "-o 'nodir/x.csv': directory 'nodir' does not exist" in r.stderr
+    # The memory size has its own options (a second 'frames' was a TypeError).
+    for args in (["run", "--policy", "lru", "--frames", "2", "-P", "frames=3"],
+                 ["run", "--policy", "lru(frames=3)", "--frames", "2"],
+                 ["sweep", "--policies", "lru", "--fractions", "0.5", "-P", "fractions=0.2"]):
+        r = run_cli(args[0], str(tmp_path / "x.pgt"), *args[1:])
+        assert r.returncode == 2 and "the memory size is given by --frames" in r.stderr, r.stderr
+    # A Python policy's class where an instance was due, and a factory's missing parameter.
+    class Fifo(pagesim.Policy):
+        def __init__(self, window):
+            super().__init__()
+    with pytest.raises(pagesim.ConfigError, match=r"got the class Fifo: pass Fifo\(...\)"):
+        pagesim.simulate(tiny, Fifo, frames=2)
+    pagesim.register_policy("needs_window", Fifo)
+    try:
+        with pytest.raises(pagesim.ConfigError, match="policy 'needs_window': missing parameter 'window'; "):
+            pagesim.simulate(tiny, "needs_window", frames=2)
+    finally:
+        pagesim.unregister_policy("needs_window")
+    # A name the command line could not select.
+    with pytest.raises(pagesim.ConfigError, match=r"a policy name is letters, digits.*got 'my policy\(x\)'"):
+        pagesim.register_policy("my policy(x)", Fifo)
 
 
 def test_cli_mrc_says_how_it_simulated_and_shards_only_demand_paging(tmp_path):

@@ -175,7 +175,11 @@ Trace generate_qsbench(const QsbenchOptions& o, std::vector<std::vector<std::uin
   if (o.quantum == 0) throw ConfigError("parameter 'quantum' = 0 is out of range: at least 1");
   if (o.window > 2) throw ConfigError("parameter 'window' is out of range: allowed 0 to 2");
   const std::uint64_t n = o.elements != 0 ? o.elements : o.mib * (std::uint64_t{1} << 20) / 4;
-  if (n == 0) throw ConfigError("parameter 'mib' = 0 is out of range: at least 1 (or give 'elements')");
+  if (n == 0) {
+    throw ConfigError(
+        "parameter 'mib' = 0 asks for an empty array: give mib from 1 to 8192, or 'elements' (0 "
+        "is for a size in elements)");
+  }
   if (n > (std::uint64_t{1} << 31)) throw ConfigError("qsbench array of " + std::to_string(n) + " ints is too large: at most 2^31 (8 GiB)");
   const auto shift = static_cast<std::uint32_t>(__builtin_ctz(o.page_size)) - 2;
   const std::uint64_t base_vpn = std::uint64_t{0x10000000} >> (shift + 2);  // the array at 256 MiB
