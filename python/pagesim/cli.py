@@ -108,7 +108,7 @@ def _list(text: str, cast: Any, option: str, what: str) -> list:
 _POLICY_ENTRY = r"([\w.-]+)(?:\(([^()]*)\))?"
 
 
-def _policy_list(text: str) -> list:
+def _policy_list(text: str, option: str = "--policies") -> list:
     """--policies as sweep() and mrc() take them: ``lru,active_inactive(workingset=true)`` is
     ``["lru", ("active_inactive", {"workingset": True})]``; ``all`` is every registered policy."""
     compact = re.sub(r"\s", "", text)
@@ -117,7 +117,7 @@ def _policy_list(text: str) -> list:
     if not re.fullmatch(f"{_POLICY_ENTRY}(,{_POLICY_ENTRY})*", compact):
         raise pagesim.ConfigError(f"--policies expects NAME or NAME(KEY=VALUE,...) separated by "
                                   f"commas, or 'all'; got {text!r}")
-    return [(name, _params(own.split(","), option=f"--policies {name}(...)")) if own else name
+    return [(name, _params(own.split(","), option=f"{option} {name}(...)")) if own else name
             for name, own in re.findall(f"{_POLICY_ENTRY},?", compact)]
 
 
@@ -127,7 +127,7 @@ def _one_policy(text: str) -> tuple[str, dict[str, Any]]:
     if compact == "all" or not re.fullmatch(_POLICY_ENTRY, compact):
         raise pagesim.ConfigError(f"--policy expects one NAME or NAME(KEY=VALUE,...), got {text!r}; "
                                   f"to compare several (or all) use sweep or mrc --policies")
-    spec = _policy_list(compact)[0]
+    spec = _policy_list(compact, "--policy")[0]
     return spec if isinstance(spec, tuple) else (spec, {})
 
 
