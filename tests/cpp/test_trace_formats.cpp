@@ -556,7 +556,7 @@ TEST_CASE("errors from files name the file") {
   CHECK(message_of([&] { read_trace(din.path()); }) ==
         din.path() +
             ":2: expected a hexadecimal address (at most 64 bits) after the label, got '0x'");
-  // The name chose din, and the content looks like text: the error says both.
+  // The name chose din, and the content reads as text: the error says both.
   TempFile text("text.din", "R 1000\n");
   CHECK(message_of([&] { read_trace(text.path()); }) ==
         text.path() +
