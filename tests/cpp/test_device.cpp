@@ -83,8 +83,8 @@ TEST_CASE("a write that merges needs no room in a full queue; one that would not
   CHECK(dev.submit(11, true, 0, kNoProc, 0));   // back merge: no place needed
   CHECK(dev.submit(9, true, 0, kNoProc, 0));    // front merge
   CHECK(!dev.submit(50, true, 0, kNoProc, 0));  // a new request: waits, process 0 sleeps
-  CHECK(!dev.submit(12, true, 0, kNoProc,
-                    0));                   // behind its own waiting write, even if it could merge
+  // Behind its own waiting write, even if it could merge.
+  CHECK(!dev.submit(12, true, 0, kNoProc, 0));
   CHECK(dev.submit(500, false, 0, 1, 1));  // another process's read needs no place
   CHECK(dev.queued() == 2);
   CHECK(dev.stats().queue_full_waits == 2);

@@ -33,6 +33,7 @@ std::string parse_din_line(std::string_view line, DinLine& out) {
   if (!parse_hex(address, out.address))
     return "expected a hexadecimal address (at most 64 bits) after the label, got " +
            quoted_or_nothing(address);
+  out.more = !is_blank(line);
   return "";
 }
 
@@ -52,10 +53,7 @@ std::uint64_t stream_din(LineReader& reader, const ReadOptions& options, AccessS
       ++fetches;
       if (!options.instructions) continue;
     }
-    std::string_view after = line;
-    next_field(after);
-    next_field(after);
-    if (!reader.terminated() && is_blank(after)) {
+    if (!reader.terminated() && !din.more) {
       throw TraceFormatError(
           reader.name(), reader.line_number(),
           "expected a newline at the end of the last line: the trace ends in the middle of " +

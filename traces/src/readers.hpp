@@ -24,6 +24,7 @@ std::uint64_t stream_pinatrace(LineReader& in, const ReadOptions& options, Acces
 struct DinLine {
   std::uint64_t label;  // 0 read, 1 write, 2 instruction fetch, 3 other access, 4 cache flush
   std::uint64_t address;
+  bool more;  // a field follows the address (a size, a comment)
 };
 std::string parse_din_line(std::string_view line, DinLine& out);
 struct PinatraceLine {

@@ -173,10 +173,9 @@ namespace {
 struct OpenedTrace {
   TraceFormat format;
   std::unique_ptr<ByteSource> source;  // from the first byte
-  // When the file's name chose the format and its first lines look like another: that one,
-  // and those lines (the whole ones of the first 4 KiB), to check that they read as it.
-  TraceFormat content = TraceFormat::kAuto;
-  std::string first_lines;
+  // When the file's name chose the format: its first 4 KiB, for the note on an error
+  // (stream_opened); else empty.
+  std::string named_head;
 };
 
 // Opens `path` once (a pipe cannot be opened twice) and settles its format: `format`, or for
@@ -184,20 +183,17 @@ struct OpenedTrace {
 OpenedTrace open_trace(const std::string& path, TraceFormat format) {
   auto source = open_source(path);
   std::string head = head_of(*source);
-  TraceFormat content = TraceFormat::kAuto;
-  std::string first_lines;
+  std::string named_head;
   if (format == TraceFormat::kAuto) {
     if (head.substr(0, kNativeMagic.size()) == kNativeMagic) format = TraceFormat::kNative;
     if (format == TraceFormat::kAuto) {
       format = format_by_extension(path);
-      content = sniff(head);
-      if (format == TraceFormat::kAuto) format = content;
-      if (content == format || head.empty()) content = TraceFormat::kAuto;
-      if (content != TraceFormat::kAuto) first_lines = head.substr(0, head.rfind('\n') + 1);
+      if (format != TraceFormat::kAuto) named_head = head;
     }
+    if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(path);
   }
-  return {format, with_head(std::move(head), std::move(source)), content, std::move(first_lines)};
+  return {format, with_head(std::move(head), std::move(source)), std::move(named_head)};
 }
 
 // Refuses a read option that `format` does not read, which would otherwise be ignored.
@@ -245,10 +241,13 @@ std::uint64_t stream_opened(OpenedTrace opened, const ReadOptions& options, Acce
   try {
     return stream_from(std::move(opened.source), opened.format, options, sink);
   } catch (const TraceFormatError& e) {
-    if (opened.content == TraceFormat::kAuto ||
-        !reads_as(opened.first_lines, opened.content, options))
+    // The format the first lines suggest, if they read as it (the whole ones of the head).
+    const std::string& head = opened.named_head;
+    const TraceFormat suggested = sniff(head);
+    if (head.empty() || suggested == TraceFormat::kAuto || suggested == opened.format ||
+        !reads_as(std::string_view(head).substr(0, head.rfind('\n') + 1), suggested, options))
       throw;
-    const std::string content = format_name(opened.content);
+    const std::string content = format_name(suggested);
     throw e.noted("(read as " + std::string(format_name(opened.format)) +
                   " because of the file's name; its first lines read as " + content +
                   ": name the format, " + content + ", to read it as that)");
