@@ -139,14 +139,26 @@ def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
     return {path: path if args.dask and default_read else _load(args, path) for path in args.trace}
 
 
-def _note_exits(traces: dict[str, Any], params: dict[str, Any]) -> None:
+def _note_exits(traces: dict[str, Any], params: dict[str, Any], table: Any = None) -> None:
     """A process whose accesses end before its trace's keeps its memory unless the run frees
-    it (free_on_exit, off by default): a note on stderr when a run could be either."""
+    it (free_on_exit, off by default): a note on stderr when a run could be either. A trace
+    Dask workers loaded by path is seen through the sweep's `table`: its pids (--per-process),
+    else round-robin, the schedule of several processes when none is given."""
     if "free_on_exit" in params:
         return
     for name, t in traces.items():
-        if isinstance(t, pagesim.Trace) and t.num_procs > 1:
-            print(f"pagesim: note: {name} has {t.num_procs} processes; those that finish before the "
+        if isinstance(t, pagesim.Trace):
+            several = f"{t.num_procs} processes" if t.num_procs > 1 else None
+        elif table is not None and "pid" in table:  # --per-process: a row per process
+            n = table[table.trace == name].pid.nunique()
+            several = f"{n} processes" if n > 1 else None
+        elif table is not None and "schedule" not in params:
+            rows = table[table.trace == name]
+            several = "several processes" if (rows.schedule == "round_robin").any() else None
+        else:
+            continue
+        if several:
+            print(f"pagesim: note: {name} has {several}; those that finish before the "
                   f"last keep their memory: -P free_on_exit=true frees it as each exits",
                   file=sys.stderr)
 
@@ -214,12 +226,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         client = distributed.Client(args.dask)
     try:
         traces = _sweep_traces(args)
-        _note_exits(traces, params)
         df = pagesim.sweep(traces, policies=policies, jobs=args.jobs, client=client,
                            per_process=args.per_process, **sizes, **params)
     finally:
         if client is not None:
             client.close()
+    _note_exits(traces, params, df)
     df["elapsed_s"] = df["elapsed_ns"] / 1e9
     axes = [k for k, v in params.items() if isinstance(v, list)]
     pid = ["pid"] if args.per_process else []

@@ -81,9 +81,16 @@ def test_cli_sweep_on_a_dask_scheduler(client, tmp_path, capsys):
     args = ["sweep", str(path), "--policies", "lru,clock", "--frames", "10,30", "-P",
             "device=none,hdd-2002"]
     assert cli.main(args) == 0
-    local = capsys.readouterr().out
+    local = capsys.readouterr()
     assert cli.main(args + ["--dask", client.scheduler.address]) == 0
-    assert capsys.readouterr().out == local
+    remote = capsys.readouterr()
+    assert remote.out == local.out
+    # Two processes: the note on their memory at exit, which the workers' table shows too.
+    assert "has 2 processes; those that finish before the last keep their memory" in local.err
+    assert "has several processes; those that finish" in remote.err
+    assert cli.main(args + ["--per-process", "--dask", client.scheduler.address]) == 0
+    assert "has 2 processes; those that finish" in capsys.readouterr().err
+    local = local.out
     rows = [line.split() for line in local.splitlines()[1:]]
     assert len(rows) == 2 * 2 * 2 and min(int(r[7]) for r in rows) > 0  # swap_outs
     # Read options the workers would not know: the trace is loaded here and sent.
