@@ -24,9 +24,9 @@
 //     other pages: pass.
 //   HAND_hot (while more than mh pages are hot):
 //     hot page with bit 1: clear it, pass (the page keeps its place, now at the head).
-//     hot page with bit 0: it turns cold (no test period); stop at the next hot page.
-//     cold page in its test period: the test period ends (mc -= 1); a non-resident one leaves
-//       the list.
+//     hot page with bit 0: it turns cold (no test period); go on to the next hot page.
+//     cold page in its test period (on the way there too): the test period ends (mc -= 1); a
+//       non-resident one leaves the list.
 //   HAND_test (while more than m cold pages are non-resident):
 //     cold page in its test period: the test period ends (mc -= 1); a non-resident one leaves
 //       the list; stop at the next cold page.
@@ -220,22 +220,33 @@ class ClockPro final : public Policy {
   void hand_hot_step(PageTableView view, bool force) {
     while (force || hot_ > m_ - mc_) {
       const PageId p = hand_hot_;
-      if (state_[p] & kHot) {
-        hand_hot_ = next_of(p);
-        view.count_scanned(p);
-        if (!view.test_and_clear_referenced(p)) {
-          state_[p] = kResident;
-          --hot_;
-          ++cold_resident_;
-          if (hot_ > 0) advance(hand_hot_, [&](PageId q) { return (state_[q] & kHot) != 0; });
-          return;
-        }
-      } else if (state_[p] & kTest) {
-        if (state_[p] & kResident) hand_hot_ = next_of(p);
-        end_test(p);  // unlink moves the hand past a non-resident p
-      } else {
-        hand_hot_ = next_of(p);
+      if (!(state_[p] & kHot)) {
+        hand_hot_pass_cold();
+        continue;
       }
+      hand_hot_ = next_of(p);
+      view.count_scanned(p);
+      if (!view.test_and_clear_referenced(p)) {
+        state_[p] = kResident;
+        --hot_;
+        ++cold_resident_;
+        // "Finally the hand stops at a hot page", ending on its way the test periods of the
+        // cold pages it passes.
+        while (hot_ > 0 && !(state_[hand_hot_] & kHot)) hand_hot_pass_cold();
+        return;
+      }
+    }
+  }
+
+  // HAND_hot passes the cold page it is on, whose test period ends ("it actually does the
+  // work on the cold page on behalf of hand HAND_test").
+  void hand_hot_pass_cold() {
+    const PageId p = hand_hot_;
+    if (state_[p] & kTest) {
+      if (state_[p] & kResident) hand_hot_ = next_of(p);
+      end_test(p);  // unlink moves the hand past a non-resident p
+    } else {
+      hand_hot_ = next_of(p);
     }
   }
 

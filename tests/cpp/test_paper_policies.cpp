@@ -382,9 +382,11 @@ TEST_CASE("clock_pro: hand trace of section 4's hands, m = 3, mc = 1 fixed") {
   //  5*  HAND_cold: 4 -> evicted (4n).  [3n 1h 4n 2h 5ct]  resident 1 2 5
   //  1         1 referenced
   //  6*  HAND_cold: 5 -> evicted (5n); 3 non-resident pages = m.   resident 1 2 6
-  //  3*  HAND_cold: 6 -> evicted (6n). 3 in its test period: hot -> 3 hot pages > mh: HAND_hot
-  //      from 1: 1' cleared and passed; 4n's test ends, it leaves; 2 (bit 0) turns cold.
-  //                                    [3h 1h 2c 5n 6n]   resident 3 1 2
+  //  3*  HAND_cold: 6 -> evicted (6n). 3 in its test period: hot, to the head
+  //      [1h 4n 2h 5n 6n 3h] -> 3 hot pages > mh: HAND_hot from 1: 1' cleared and passed; 4n's
+  //      test ends, it leaves; 2 (bit 0) turns cold; on to the next hot page, 3, ending the
+  //      test periods of 5n and 6n on the way (they leave).
+  //                                    [3h 1h 2c]         resident 3 1 2
   //  2         2 referenced
   //  7*  HAND_cold: 2 referenced, not in a test period -> bit cleared, a new test period, to
   //      the head; then it is the only resident cold page: evicted (2n).  resident 3 1 7
@@ -392,8 +394,7 @@ TEST_CASE("clock_pro: hand trace of section 4's hands, m = 3, mc = 1 fixed") {
   //      cold.                                                 resident 1 2 3
   //  1 3       hits; 1 and 3 referenced
   //  8*  HAND_cold: 3 referenced, no test period -> new test period, to the head; evicted
-  //      (3n) as the only resident cold page. 4 non-resident pages > m: HAND_test ends 5's
-  //      test period and drops it.                             resident 1 2 8
+  //      (3n) as the only resident cold page.                  resident 1 2 8
   const std::vector<std::uint64_t> seq = {1, 2, 3, 1, 4, 2, 5, 1, 6, 3, 2, 7, 2, 1, 3, 8};
   const Params fixed{{"adaptive", false}};
   CHECK(hits_and_faults(seq, "clock_pro", 3, fixed) == "FFFHFFFHFFHFFHHF");
@@ -401,6 +402,29 @@ TEST_CASE("clock_pro: hand trace of section 4's hands, m = 3, mc = 1 fixed") {
   std::vector<std::uint64_t> more = seq;
   more.insert(more.end(), {1, 2, 3});
   CHECK(hits_and_faults(more, "clock_pro", 3, fixed).substr(seq.size()) == "HHF");
+}
+
+TEST_CASE(
+    "clock_pro: HAND_hot ends the test periods of the cold pages it passes to the next hot page") {
+  // Adaptive, m = 2, mc = 1 (1% of 2, at least 1), mh = m - mc. Section 4: after demoting a
+  // hot page "whenever the hand encounters a cold page, it will terminate the page's test
+  // period ... remove the cold page from the clock if it is non-resident ... Finally the hand
+  // stops at a hot page." Notation as above.
+  //  0* 0 1*   [0ct' 1ct]
+  //  2*  HAND_cold: 0 referenced in its test period -> hot, mc = 2 (mh = 0): HAND_hot ends 1's
+  //      test period (mc = 1, mh = 1). HAND_cold: 1 (bit 0, no test period) evicted, leaves.
+  //      2 enters.                     [0h 2ct]                 resident 0 2
+  //  3*  HAND_cold: 2 evicted (2n).    [0h 2n 3ct]              resident 0 3
+  //  2*  HAND_cold: 3 evicted (3n). 2 in its test period -> hot, mc = 2 (mh = 0): HAND_hot:
+  //      0 (bit 0) turns cold; on to the next hot page, 2: 3n's test period ends (mc = 1,
+  //      mh = 1), it leaves the clock.  [0c 2h]                  resident 0 2
+  //  1*  HAND_cold: 0 evicted, leaves. [2h 1ct]                 resident 2 1
+  //  3*  3 is not on the clock: a fault as a new page; HAND_cold: 1 evicted (1n).
+  //  1*  1 in its test period: a fault; 8 in all.
+  // Passing 3n without ending its test period left mc = 2, mh = 0, so HAND_hot went on and
+  // demoted 2 as well: the last 1 was a hit (7 faults).
+  const std::vector<std::uint64_t> seq = {0, 0, 1, 2, 3, 2, 1, 3, 1};
+  CHECK(hits_and_faults(seq, "clock_pro", 2) == "FHFFFFFFF");
 }
 
 // LRU-K traces: t is the access number (1 for the first); each line gives the resident pages
