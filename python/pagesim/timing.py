@@ -77,9 +77,9 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
         (or wait for room in the queue) and zram's (de)compression, as its read is issued; the
         waits for room and for that read come after it (in ``iowait_<pid>``), as Linux counts
         ``pgmajfault`` before the wait. A swap-out counts when its page is evicted, as its
-        write is issued or starts waiting for room. Writes still
-        queued when the last process ends are served after the last row: in ``device_stats``
-        but in no row.
+        write is issued or starts waiting for room. Requests still
+        queued when the last process ends (writes, and reads of readahead pages no one waits
+        for) are served after the last row: in ``device_stats`` but in no row.
 
         Under ``schedule="static"`` (trace order) a process's wait holds up every process:
         ``cpu_iowait`` is then the time any process waits, also while others that have started

@@ -401,6 +401,17 @@ def test_read_priority_vmstat_splits_the_disks_time(capsys):
     # The CPU idles for process 2's reads all along; process 1's slots stay in use.
     assert (vm["cpu_iowait"].round(3) == 1.0).all() and (vm["iowait_2"].round(3) == 1.0).all()
     assert (vm["swap_used"] == 2560).all()
+    # The README shows the two tables as pandas prints them (vmstat's first two rows and its
+    # last).
+    text = (ROOT / "README.md").read_text()
+    shown = text[text.index(">>> r.time_summary()\n"):]
+    shown = shown[:shown.index("```")].splitlines()
+    lines = [line.rstrip() for line in r.time_summary().to_string().splitlines()]
+    assert shown[1:1 + len(lines)] == lines
+    columns = ["resident_2", "resident_1", "swap_used", "major_faults", "swap_outs",
+               "device_read_busy", "device_write_busy", "cpu_user", "cpu_iowait"]
+    lines = [line.rstrip() for line in vm[columns].round(3).to_string().splitlines()]
+    assert shown[-6:] == lines[:4] + ["..."] + lines[-1:]
 
 
 @pytest.fixture(scope="module")
