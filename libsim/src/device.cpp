@@ -102,12 +102,14 @@ namespace {
 
 constexpr unsigned bit(DeviceKind kind) { return 1u << static_cast<unsigned>(kind); }
 
-// A figure of a device that a key overrides, and the kinds of device it belongs to (bits).
+// A figure of a device that a key overrides, and the kinds of device it belongs to (bits);
+// in [lo, hi], or (lo, hi] when above_lo.
 struct Figure {
   const char* key;
   double DeviceConfig::*field;
   unsigned kinds;
   double lo, hi;
+  bool above_lo = false;
 };
 
 const std::vector<Figure>& figures() {
@@ -119,7 +121,7 @@ const std::vector<Figure>& figures() {
       {"device_seek_ms", &DeviceConfig::seek_ms, hdd, 0, kMaxMs},
       {"device_track_seek_ms", &DeviceConfig::track_seek_ms, hdd, 0, kMaxMs},
       {"device_rotation_ms", &DeviceConfig::rotation_ms, hdd, 0, kMaxMs},
-      {"device_transfer_mb_s", &DeviceConfig::transfer_mb_s, hdd | ssd, 0, 1e9},
+      {"device_transfer_mb_s", &DeviceConfig::transfer_mb_s, hdd | ssd, 0, 1e9, true},
       {"device_read_us", &DeviceConfig::read_us, ssd, 0, kMaxUs},
       {"device_write_us", &DeviceConfig::write_us, ssd, 0, kMaxUs},
       {"device_compress_us", &DeviceConfig::compress_us, zram, 0, kMaxUs},
@@ -155,7 +157,7 @@ DeviceConfig DeviceConfig::from_params(const Params& params) {
   // device='hdd-2002' is a slip): an error naming the devices it is for.
   for (const Figure& f : figures()) {
     if (of(f, c.kind)) {
-      c.*f.field = params.get_double(f.key, c.*f.field, f.lo, f.hi);
+      c.*f.field = params.get_double(f.key, c.*f.field, f.lo, f.hi, f.above_lo);
     } else if (params.has(f.key)) {
       std::string list;
       for (const auto& d : devices_of(f)) list += (list.empty() ? "" : ", ") + d;
@@ -167,10 +169,6 @@ DeviceConfig DeviceConfig::from_params(const Params& params) {
     throw ConfigError("parameter 'device_track_seek_ms' = " + std::to_string(c.track_seek_ms) +
                       " must not exceed 'device_seek_ms' = " + std::to_string(c.seek_ms) +
                       " (track-to-track is the shortest seek)");
-  }
-  if ((c.kind == DeviceKind::kHdd || c.kind == DeviceKind::kSsd) && c.transfer_mb_s <= 0) {
-    throw ConfigError("parameter 'device_transfer_mb_s' must be above 0 for device '" + c.name +
-                      "'");
   }
   // The block layer's settings are taken for every device, so that one set of them serves a
   // comparison across devices; none and zram have no queue for them to act on.

@@ -85,7 +85,6 @@ std::map<std::string, std::string, std::less<>> EngineConfig::parameters() {
   const auto with_range = [&](const std::string& key, const std::string& range) {
     out[key] = range + out[key].substr(keys[key].range.size());
   };
-  with_range("device_transfer_mb_s", "number above 0, up to 1e+09");
   with_range("device_seek_ms", "number from device_track_seek_ms to 1e+06");
   with_range("device_track_seek_ms", "number from 0 to device_seek_ms");
   out["frames"] = keys["frames"].range + " (required)";
@@ -610,9 +609,10 @@ Result Engine::finish() {
 
   // vmstat: the rows of the intervals that end by the end (the loops take them at the next
   // access, and the CPU time of zram at the last fault may pass some), then a last, partial
-  // interval.
+  // interval. A run whose clock never moved (cpu_ns = 0, no device) has one row, at 0.
   sample_until(elapsed + 1);
-  if (config_.interval_ns != 0 && elapsed > vm_last_time_) {
+  if (config_.interval_ns != 0 &&
+      (elapsed > vm_last_time_ || (vm_time_.empty() && trace_.size() != 0))) {
     next_sample_ = elapsed + 1;
     sample_until(elapsed + 1);
   }
@@ -674,7 +674,8 @@ Result Engine::finish() {
     vm->file_writes = col(vm_file_writes_);
     vm->readahead_pages = col(vm_readahead_);
     vm->pages_scanned = col(vm_scanned_);
-    // Times as fractions of each row's interval (the last may be partial).
+    // Times as fractions of each row's interval (the last may be partial; a row at 0 has no
+    // length, and its fractions are NaN).
     Eigen::VectorXd length(rows);
     for (Eigen::Index k = 0; k < rows; ++k) {
       length[k] = static_cast<double>(vm->time_ns[k] - (k == 0 ? 0 : vm->time_ns[k - 1]));

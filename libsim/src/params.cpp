@@ -114,10 +114,15 @@ std::int64_t Params::get_int(std::string_view key, std::int64_t fallback, std::i
   return x;
 }
 
-double Params::get_double(std::string_view key, double fallback, double lo, double hi) const {
+double Params::get_double(std::string_view key, double fallback, double lo, double hi,
+                          bool above_lo) const {
+  // "0 to 1", or "above 0, up to 1".
+  std::ostringstream bounds;
+  bounds << (above_lo ? "above " : "") << lo << (above_lo ? ", up to " : " to ") << hi;
   const Value* v = find(key, [&] {
     std::ostringstream out;
-    out << "number from " << lo << " to " << hi << " (default " << fallback << ")";
+    out << "number " << (above_lo ? "" : "from ") << bounds.str() << " (default " << fallback
+        << ")";
     return out.str();
   });
   if (!v) return fallback;
@@ -129,10 +134,9 @@ double Params::get_double(std::string_view key, double fallback, double lo, doub
   } else {
     wrong_type(key, *v, "a number");
   }
-  if (!(x >= lo && x <= hi)) {
+  if (!((above_lo ? x > lo : x >= lo) && x <= hi)) {
     std::ostringstream msg;
-    msg << "parameter '" << key << "' = " << x << " is out of range: allowed " << lo << " to "
-        << hi;
+    msg << "parameter '" << key << "' = " << x << " is out of range: allowed " << bounds.str();
     throw ConfigError(msg.str());
   }
   return x;

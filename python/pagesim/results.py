@@ -7,7 +7,7 @@ entry, and every public dict of scalars (``counters``, ``times``, ...) is flatte
 from __future__ import annotations
 
 import numbers
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 from . import _core
 
@@ -56,16 +56,30 @@ def summary(self: _core.Result) -> Dict[str, Any]:
     return out
 
 
-def to_frame(self: _core.Result):
-    """Per-process counters as a :class:`pandas.DataFrame`, one row per process.
+# A process's own times, as Result.per_process_time gives them (its counters come from
+# Result.per_process).
+_PROCESS_TIMES = ("start_ns", "elapsed_ns", "user_ns", "sys_ns", "iowait_ns")
 
-    Columns: ``pid`` then every per-process field the result reports (the counters, and times
-    when the engine reports them). The total row is not included: use :meth:`summary`.
+
+def process_rows(result: _core.Result) -> List[Dict[str, Any]]:
+    """Each process's counters and times (``pid`` first): the rows of :meth:`to_frame` and of
+    ``sweep(per_process=True)``."""
+    return [{**counters, **{k: times[k] for k in _PROCESS_TIMES}}
+            for counters, times in zip(result.per_process, result.per_process_time)]
+
+
+def to_frame(self: _core.Result):
+    """Per-process counters and times as a :class:`pandas.DataFrame`, one row per process.
+
+    Columns: ``policy``, ``frames``, ``pid``, then every per-process counter, then the
+    process's times in ns (``start_ns``, ``elapsed_ns``, ``user_ns``, ``sys_ns``,
+    ``iowait_ns``; :meth:`time_summary` has them in seconds). The total row is not included:
+    use :meth:`summary`.
     """
     import pandas as pd
 
-    rows = list(self.per_process)
-    columns = list(rows[0]) if rows else ["pid", *_core.counter_names()]
+    rows = process_rows(self)
+    columns = list(rows[0]) if rows else ["pid", *_core.counter_names(), *_PROCESS_TIMES]
     frame = pd.DataFrame(rows, columns=columns)
     frame.insert(0, "policy", self.policy)
     frame.insert(1, "frames", self.frames)

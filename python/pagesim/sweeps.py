@@ -10,7 +10,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from . import _args, _core, policy as _policy
+from . import _args, _core, policy as _policy, results
 from ._core import ConfigError, Trace
 
 __all__ = ["sweep"]
@@ -140,19 +140,10 @@ def _param_combos(params: Dict[str, Any], specs) -> List[Dict[str, Any]]:
     return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
 
 
-# A process's own times, as Result.per_process_time gives them (its counters come from
-# Result.per_process).
-_PROCESS_TIMES = ("start_ns", "elapsed_ns", "user_ns", "sys_ns", "iowait_ns")
-
-
 def figures(result: _core.Result, per_process: bool) -> Tuple[Dict[str, Any], Optional[List[Dict[str, Any]]]]:
     """What a sweep's rows take from a run: its summary, and with ``per_process`` each
     process's counters and times (``None`` without)."""
-    procs = None
-    if per_process:
-        procs = [{**counters, **{k: times[k] for k in _PROCESS_TIMES}}
-                 for counters, times in zip(result.per_process, result.per_process_time)]
-    return result.summary(), procs
+    return result.summary(), results.process_rows(result) if per_process else None
 
 
 def _rows(trace_name: str, label: str, fraction: Optional[float], num_pages: int,

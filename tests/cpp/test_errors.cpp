@@ -137,6 +137,14 @@ TEST_CASE(
   CHECK(run(t, "lru", 2,
             Params{{"device", std::string("zram")}, {"io_scheduler", std::string("fifo")}})
             .faults == 6);
+  // A transfer rate must be above 0, and the range says so.
+  for (const double bad : {0.0, -3.0}) {
+    CHECK(
+        message_of([&] {
+          run(t, "lru", 2, Params{{"device", std::string("nvme")}, {"device_transfer_mb_s", bad}});
+        }) == "parameter 'device_transfer_mb_s' = " + std::string(bad == 0 ? "0" : "-3") +
+                  " is out of range: allowed above 0, up to 1e+09");
+  }
   // 64-bit nanoseconds: at 1e-9 MB/s a page takes 4.1e15 ns, and 6 accesses that each move up
   // to 2 x (1 + 8) pages could take 4.4e17 ns; at 1e-12 MB/s, 4.4e20 > 2^63.
   CHECK(

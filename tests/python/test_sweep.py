@@ -223,6 +223,12 @@ def test_result_summary_and_to_frame():
     f = r.to_frame()
     assert isinstance(f, pd.DataFrame) and len(f) == t.num_procs
     assert f.faults.sum() == r["faults"] and list(f.pid) == list(t.proc_pids)
+    # With each process's times, as a sweep's rows per process have them.
+    assert list(f.columns[:3]) == ["policy", "frames", "pid"]
+    assert f.user_ns.sum() == len(t) * 100 and f.elapsed_ns.max() == r.time["elapsed_ns"]
+    rows = pagesim.sweep(t, policies=["lru"], frames=[30], per_process=True, progress=False)
+    assert list(rows.drop(columns=["trace", "fraction"]).columns) == list(f.columns)
+    assert (rows.drop(columns=["trace", "fraction"]).values == f.values).all()
 
 
 def test_a_worker_loads_a_trace_file_again_when_it_changed(tmp_path):

@@ -308,6 +308,22 @@ def test_vmstat_counts_an_access_that_ends_on_a_row_in_that_row():
     assert r.vmstat().equals(pagesim.simulate(t, OrderedLru(), frames=20, interval_ns=500).vmstat())
 
 
+def test_vmstat_of_a_run_whose_clock_never_moved_has_one_row_at_0():
+    # cpu_ns=0 without a device: every access ends at 0. The row of time 0 holds them all (it
+    # covers (-interval, 0]); its fractions are of an interval of no length: NaN.
+    # 0 1 2 in 2 frames: 2 evicts 0, which faults again (major: it was resident before).
+    t = pagesim.Trace.from_arrays(np.array([0, 1, 2, 0]))
+    r = pagesim.simulate(t, "lru", frames=2, cpu_ns=0)
+    df = r.vmstat()
+    assert r.time["elapsed_ns"] == 0 and list(df.index) == [0.0]
+    assert df["faults"].tolist() == [4] and df["major_faults"].tolist() == [r["major_faults"]] == [1]
+    assert df["resident_1"].tolist() == [2] and df["free_frames"].tolist() == [0]
+    assert df["cpu_user"].isna().all() and df["device_busy"].isna().all()
+    # An empty trace has no row.
+    assert pagesim.simulate(pagesim.Trace.from_arrays(np.array([], np.uint32)), "lru", frames=2,
+                            cpu_ns=0).vmstat().empty
+
+
 class OrderedLru(pagesim.Policy):
     """The virtual path (general loop) for the same run."""
 

@@ -26,7 +26,9 @@ class Params {
 
   std::int64_t get_int(std::string_view key, std::int64_t fallback, std::int64_t lo,
                        std::int64_t hi) const;
-  double get_double(std::string_view key, double fallback, double lo, double hi) const;
+  // A number in [lo, hi], or in (lo, hi] when `above_lo`.
+  double get_double(std::string_view key, double fallback, double lo, double hi,
+                    bool above_lo = false) const;
   bool get_bool(std::string_view key, bool fallback) const;
   std::string get_choice(std::string_view key, std::string_view fallback,
                          std::initializer_list<std::string_view> allowed) const;
