@@ -609,7 +609,7 @@ Result Engine::finish() {
 
   // vmstat: the rows of the intervals that end by the end (the loops take them at the next
   // access, and the CPU time of zram at the last fault may pass some), then a last, partial
-  // interval. A run whose clock never moved (cpu_ns = 0, no device) has one row, at 0.
+  // interval. A run whose clock never moved (cpu_ns = 0, no IO time) has one row, at 0.
   sample_until(elapsed + 1);
   if (config_.interval_ns != 0 &&
       (elapsed > vm_last_time_ || (vm_time_.empty() && trace_.size() != 0))) {

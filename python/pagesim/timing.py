@@ -54,7 +54,7 @@ def vmstat(result: "_core.Result") -> pd.DataFrame:
     pandas.DataFrame
         Indexed by ``time_s`` (end of the interval; the last row may be a partial interval
         ending with the run). Empty when the run had ``interval_ns=0``. A run whose clock
-        never moved (``cpu_ns=0`` without a device) has one row, at 0, whose fractions are NaN
+        never moved (``cpu_ns=0`` and no IO time) has one row, at 0, whose fractions are NaN
         (an interval of no length). Columns:
 
         - state at the end of the interval: ``resident_<pid>`` (pages of each process),
