@@ -35,10 +35,11 @@
 //     (lru_cache_add_active).
 //     Parameter anon_insert=inactive: anonymous pages inserted inactive (5.9+).
 //
-//   reclaim (for each victim wanted):
-//     type = get_scan_count balance (below)
-//     while inactive_is_low(type): shrink_active_list(one page of type)
-//     shrink_page_list(tail of inactive list of type)
+//   reclaim (for each victim wanted), one page at a time:
+//     type = get_scan_count balance (below), chosen again before each page
+//     if inactive_is_low(type) or its inactive list is empty: shrink_active_list(one page of
+//       type), then choose again
+//     else shrink_page_list(tail of inactive list of type)
 //
 //   inactive_is_low(type) = inactive * inactive_ratio < active    (2.6.28+, 6.1 ratio)
 //     inactive_ratio (6.1): gb = (inactive + active) in GiB, rounded down;

@@ -30,7 +30,8 @@ def _trace(trace):
 def lru_mrc(trace) -> np.ndarray:
     """Exact LRU faults for every memory size: ``out[F]`` = faults with F frames.
 
-    ``F`` runs from 0 (every access faults) to the footprint. One pass, O(N log N), with
+    ``F`` runs from 0 (every access faults) to the trace's page count, ``num_pages`` (its
+    footprint, unless ``Trace.from_columns`` left page ids unused). One pass, O(N log N), with
     stack distances counted by a Fenwick tree over access times.
     """
     return _core.lru_mrc(_trace(trace))

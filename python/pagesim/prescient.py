@@ -15,6 +15,8 @@ every schedule.
 """
 from __future__ import annotations
 
+import math
+
 from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
@@ -191,6 +193,8 @@ def plot_prescient_ratio(df, ax=None):
 
 
 def _span(lo: float, hi: float) -> str:
+    if math.isnan(lo):  # 0 / 0: no swap-outs on either side
+        return "no ratio"
     return f"{lo:.2f}x" if f"{lo:.2f}" == f"{hi:.2f}" else f"{lo:.2f}x-{hi:.2f}x"
 
 
@@ -209,6 +213,11 @@ def _verdict(df) -> str:
                  for r in g.itertuples()]
         good = g.loc[g["swap_outs"].idxmin()]
         lo, hi = float(good["ratio_to_best"]), float(good["ratio_to_lower_bound"])
+        if good["swap_outs"] == 0:
+            parts.append(f"{head} Swap-outs: {', '.join(cells)}. The best real policy here, "
+                         f"{good['policy']}, swaps out no page: no dirty page has to leave memory "
+                         f"at this size, and the claim does not apply.")
+            continue
         if hi < ABOUT_LOW:
             claim = "fewer than 'about 1.5x': the claim overstates the gap"
         elif lo > ABOUT_HIGH:

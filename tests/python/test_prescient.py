@@ -159,6 +159,13 @@ def test_headline_table_skips_unregistered_and_gives_a_verdict(qtrace):
     assert lru.lower_bound == naive_lower_bound(pages, writes, frames)
     with pytest.raises(pagesim.ConfigError):
         ps.headline_table(qtrace, frames, policies=("nothing_here",))
+    # Reads only: no page is ever dirty, every count is 0 and no ratio exists.
+    reads = pagesim.Trace.from_arrays(np.array([1, 2, 3, 1, 2, 3, 4, 1]))
+    df, verdict = ps.headline_table(reads, 2, policies=("lru", "clock"))
+    assert (df.swap_outs == 0).all() and (df.lower_bound == 0).all()
+    assert "lru 0 (no ratio), clock 0 (no ratio)" in verdict
+    assert "swaps out no page" in verdict and "the claim does not apply" in verdict
+    assert "1.5x" not in verdict and "nan" not in verdict
 
 
 def test_lru_curve_equals_simulation_at_every_size(qtrace):
