@@ -49,18 +49,19 @@
 //   anonymous pages without a swap slot are not given one in page_launder_zone (add_to_swap
 //   would make them dirty): the engine evicts a never-written anonymous page clean.
 //
+//   inactive targets (mm_inline.h zone_inactive_limit): target - (free + inactive_dirty +
+//     inactive_clean), target = pages_high + base / 2 (min), + base (low), + 2 * base (high),
+//     base = (active + inactive_dirty) / INACTIVE_FACTOR; pages_high is 1 here (the free-page
+//     targets a simulator has no use for)
 //   reclaim (do_try_to_free_pages + __alloc_pages, for each victim wanted):
-//     inactive shortage = (active + inactive_dirty) / INACTIVE_FACTOR + 1
-//                         - (inactive_dirty + inactive_clean)
-//       (the "+ 1" stands for the free-page targets a simulator has no use for)
-//     if shortage > 0: refill_inactive_zone(0, shortage)   -- refill_inactive()'s 64 tries at
-//                      DEF_PRIORITY scan about the whole active list once; one pass here
+//     refill_inactive: up to 64 times while low >= 0: refill_inactive_zone(DEF_PRIORITY,
+//                      high); then if min >= 0: refill_inactive_zone(0, high)
 //     loop: inactive_clean not empty -> reclaim_page
 //           inactive_dirty not empty -> one page_launder_zone step (a clean page it moves
 //                                       is reclaimed next, before any dirty page is written)
 //           otherwise -> refill_inactive_zone(0, 0) (the priority-0 local balancing)
 //   background_aging, every tick (PolicyTraits::tick_ns = 1 s of virtual time):
-//     if shortage > 0: refill_inactive_zone(background_priority, shortage)
+//     if high > 0: refill_inactive_zone(background_priority, high)
 //   background_priority defaults to DEF_PRIORITY 6 (active/64 pages a second).
 //
 //   Scanned (Counters::pages_scanned): every page refill_inactive_zone takes from the active
@@ -72,7 +73,7 @@
 //   __free_pages_ok, which does
 //     if (PageLRU(page)) lru_cache_del(page);  -- del_page_from_{active,inactive_dirty,
 //                                                 inactive_clean}_list, zone counters too
-//   The page's age and flags go with it; the shortage and background_aging just see
+//   The page's age and flags go with it; the targets and background_aging just see
 //   shorter lists.
 #include <algorithm>
 #include <cstdint>
@@ -90,6 +91,10 @@ constexpr std::size_t kInactiveClean = 2;
 constexpr int kAgeAdvance = 3;
 constexpr int kAgeMax = 64;
 constexpr std::size_t kInactiveFactor = 5;
+constexpr unsigned kDefPriority = 6;
+// zone->pages_high, which the targets add to INACTIVE_FACTOR's share: free pages a simulator
+// has no use for beyond the one it faults into.
+constexpr std::int64_t kPagesHigh = 1;
 
 class RmapAging final : public Policy {
  public:
@@ -145,13 +150,12 @@ class RmapAging final : public Policy {
   void on_free(PageId p, PageTableView) override { forget(p); }
 
   void on_tick(Tick /*now*/, PageTableView view) override {
-    const std::size_t shortage = inactive_shortage();
-    if (shortage > 0) refill_inactive_zone(background_priority_, shortage, view);
+    const std::int64_t high = inactive_limit(kHigh, view);
+    if (high > 0) refill_inactive_zone(background_priority_, static_cast<std::size_t>(high), view);
   }
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    const std::size_t shortage = inactive_shortage();
-    if (shortage > 0) refill_inactive_zone(0, shortage, view);
+    refill_inactive(view);
     std::size_t guard = 4 * view.resident_count() + 64 * 64;
     while (out.size() < want) {
       if (guard-- == 0) {
@@ -186,11 +190,28 @@ class RmapAging final : public Policy {
     age_[p] = static_cast<std::uint8_t>(exponential_ ? age_[p] / 2 : age_[p] - std::min(1, int{age_[p]}));
   }
 
-  std::size_t inactive_shortage() const {
-    const std::size_t target =
-        (lists_.size(kActive) + lists_.size(kInactiveDirty)) / kInactiveFactor + 1;
-    const std::size_t inactive = lists_.size(kInactiveDirty) + lists_.size(kInactiveClean);
-    return target > inactive ? target - inactive : 0;
+  // zone_inactive_limit: the inactive target of a limit less the free and inactive pages.
+  static constexpr int kMin = 1, kLow = 2, kHigh = 4;  // halves of the base
+  std::int64_t inactive_limit(int halves, const PageTableView& view) const {
+    const auto base = static_cast<std::int64_t>(
+        (lists_.size(kActive) + lists_.size(kInactiveDirty)) / kInactiveFactor);
+    const auto inactive =
+        static_cast<std::int64_t>(view.frames() - view.resident_count() +
+                                  lists_.size(kInactiveDirty) + lists_.size(kInactiveClean));
+    return kPagesHigh + base * halves / 2 - inactive;
+  }
+
+  // refill_inactive: global balancing at DEF_PRIORITY while the low target is short, then
+  // local balancing at priority 0 when the min target is; each pass deactivates up to the high
+  // target.
+  void refill_inactive(PageTableView& view) {
+    for (int tries = 1 << kDefPriority; tries-- > 0 && inactive_limit(kLow, view) >= 0;) {
+      refill_inactive_zone(kDefPriority, static_cast<std::size_t>(inactive_limit(kHigh, view)),
+                           view);
+    }
+    if (inactive_limit(kMin, view) >= 0) {
+      refill_inactive_zone(0, static_cast<std::size_t>(inactive_limit(kHigh, view)), view);
+    }
   }
 
   // page_referenced(): PG_referenced plus, for a mapped page, the pte young bit; clears both.

@@ -499,12 +499,13 @@ TEST_CASE("active_inactive swap_token: one process alone runs as without it") {
 // scans the whole active list). The fault sets PG_referenced (mark_page_accessed) and the pte
 // young bit, so the first scan sees a reference; `referenced_scans` - 1 more scans find the
 // young bit set again, then `idle` scans find nothing. Returns the probe: age + 256 * list.
+// One page in one frame: no free frame, so background aging runs at every tick (its high
+// target, 1 + 2 * (1 / 5) = 1, exceeds the free and inactive pages, 0).
 std::int64_t age_after(const std::string& aging, int referenced_scans, int idle) {
   TraceBuilder b;
   b.add(1, 0, false);
   const Trace t = std::move(b).build();
-  Driver d(t, "rmap_aging", 8,
-           Params{{"aging", aging}, {"background_priority", std::int64_t{0}}});
+  Driver d(t, "rmap_aging", 1, Params{{"aging", aging}, {"background_priority", std::int64_t{0}}});
   d.fault(0);
   for (int s = 0; s < referenced_scans; ++s) {
     if (s > 0) d.young(0);
@@ -540,17 +541,20 @@ TEST_CASE("rmap_aging exponential (2.4.0): referenced on three scans, then idle"
 }
 
 TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted the second time") {
-  // Anonymous pages A (written) and B (read), both aged down to inactive_dirty by hand:
-  // fault (age 5, PG_ref + young) -> 1 referenced scan (8) -> 8 idle scans -> age 0,
-  // deactivated; A then B, B nearer the head. inactive_dirty (head..tail): [B A]
-  // reclaim 1: launder A (tail): unmapped, dirty, first time -> requeued [A B]
+  // Anonymous pages A (written) and B (read) in 2 frames (none free: background aging runs
+  // while the high target, 1 + 2 * (2 / 5) = 1, exceeds the inactive pages), both aged down
+  // to inactive_dirty by the ticks: fault (age 5, PG_ref + young) -> 1 referenced scan (8)
+  // -> 8 idle scans -> age 0, deactivated in one pass (the second deactivation passes the
+  // target of 1); A then B, B nearer the head. inactive_dirty (head..tail): [B A]
+  // reclaim 1: no refill (low target 1 + 0 - 2 < 0); launder A (tail): unmapped, dirty,
+  //            first time -> requeued [A B]
   //            launder B: unmapped, clean -> inactive_clean; reclaim_page -> B is the victim
   // reclaim 1: launder A: second time -> victim
   TraceBuilder b;
   b.add(1, 0, true);
   b.add(1, 1, false);
   const Trace t = std::move(b).build();
-  Driver d(t, "rmap_aging", 8, Params{{"background_priority", std::int64_t{0}}});
+  Driver d(t, "rmap_aging", 2, Params{{"background_priority", std::int64_t{0}}});
   d.fault(0, true);
   d.fault(1);
   for (int s = 0; s < 9; ++s) d.tick();
@@ -560,15 +564,51 @@ TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted 
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
 }
 
+TEST_CASE("rmap_aging: a reclaim deactivates up to the high inactive target") {
+  // Anonymous pages in 5 frames, trace order: A B C D written, E read, F written, then A and
+  // B read. Targets (free 0): base = (active + inactive_dirty) / 5, low = 1 + base, min =
+  // 1 + base / 2, high = 1 + 2 * base, each less free + inactive. Active head..tail.
+  // A..E: active [E D C B A], age 5, PG_referenced + young.
+  // F*: base 1: low 2, min 1 >= 0; DEF_PRIORITY passes scan 5 >> 6 = 0 pages; then
+  //   refill_inactive_zone(0, high 3): all referenced -> age 8, rotated. No inactive page:
+  //   refill_inactive_zone(0, 0) again and again: every pass ages all five down by 1; at 0
+  //   the tail A is deactivated and the pass stops (1 > 0). page_launder: A dirty, requeued,
+  //   then written: VICTIM A (swap-out 1). Active [F E D C B], E..B at age 1.
+  // A*: base 1, low 2 >= 0, min 1 >= 0: refill_inactive_zone(0, high 3) from the tail: B, C,
+  //   D, E reach age 0 and are deactivated; the 4th passes the target and stops it:
+  //   inactive_dirty [E D C B]. page_launder: B, C, D dirty, requeued; E clean ->
+  //   inactive_clean; reclaim_page: VICTIM E (clean).
+  // B: resident on inactive_dirty: a hit (a soft fault maps it again). 7 faults, 1 swap-out.
+  // (Stopping at the low target, 2, left E active: B, C, D requeued, then B written and
+  // evicted, and B faulted again: 8 faults.)
+  TraceBuilder b;
+  for (auto [vpn, write] : std::vector<std::pair<int, bool>>{{5, true},
+                                                             {0, true},
+                                                             {2, true},
+                                                             {1, true},
+                                                             {3, false},
+                                                             {4, true},
+                                                             {5, false},
+                                                             {0, false}}) {
+    b.add(1, static_cast<std::uint64_t>(vpn), write);
+  }
+  const Trace t = std::move(b).build();
+  const Counters c = run(t, "rmap_aging", 5);
+  CHECK(c.faults == 7);
+  CHECK(c.swap_outs == 1);
+}
+
 TEST_CASE("rmap_aging: drop_page clears PG_referenced; a touch on inactive_clean reactivates") {
   // File pages (read(): unmapped, every access mark_page_accessed), 6 frames, no tick (the
   // run lasts well under a second). ' = PG_referenced; lists head..tail.
   // R1..R6: active [6' 5' 4' 3' 2' 1'], age 5 each.
-  // R7: shortage (6 + 0) / 5 + 1 - 0 = 2 -> refill_inactive_zone(0, 2): every page fails
+  // R7: no free frame; the low target 1 + (6 + 0) / 5 = 2 exceeds the free and inactive
+  //   pages (0): refill_inactive at DEF_PRIORITY scans 6 >> 6 = 0 pages, 64 times; the min
+  //   target 1 + 1 / 2 = 1 > 0: refill_inactive_zone(0, high 1 + 2 - 0 = 3): every page fails
   //   page_mapping_inuse -> drop_page: inactive_clean [6 5 4 3 2 1], referenced cleared.
   //   reclaim_page: tail 1, unreferenced, clean -> VICTIM 1. Active [7'].
   // R2: on inactive_clean -> activated: active [2 7'], clean [6 5 4 3].
-  // R8: shortage (2 + 0) / 5 + 1 - 4 < 0; reclaim_page: tail 3 -> VICTIM 3.
+  // R8: low target 1 + (2 + 0) / 5 - 4 < 0 (so is min); reclaim_page: tail 3 -> VICTIM 3.
   // R2: a hit. Faults: 1..7, 8 = 8. (With PG_referenced kept, reclaim_page sent all six to
   // inactive_dirty, page_launder_zone then freed 2, the oldest: R2 faulted again, 9.)
   const Trace t = file_trace({1, 2, 3, 4, 5, 6, 7, 2, 8, 2});
@@ -580,7 +620,8 @@ TEST_CASE("rmap_aging: a swap readahead page is unmapped and unreferenced, dropp
   // Anonymous A (id 0) faulted, R (id 1) read ahead; 8 frames; lists head..tail.
   // Fault A: active [A], age 5, PG_referenced + young, mapped. Readahead R: active [R A],
   //   age 5, nothing set.
-  // Reclaim 1: shortage (2 + 0) / 5 + 1 - 0 = 1 -> refill_inactive_zone(0, 1), maxscan 2:
+  // Reclaim 1: 6 free frames meet every inactive target (low: 1 + (2 + 0) / 5 - 6 < 0); both
+  //   inactive lists empty -> refill_inactive_zone(0, 0), maxscan 2:
   //   A referenced -> age 8, rotated [A R]; R fails page_mapping_inuse -> drop_page:
   //   inactive_clean [R]. reclaim_page: R unmapped, unreferenced, clean -> VICTIM R.
   // (Treated as a faulted page, R would age like A and A, scanned first, would reach age 0
