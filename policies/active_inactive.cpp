@@ -21,8 +21,10 @@
 //
 // Page model. Anonymous pages are mapped: their accesses set only the pte young bit (the
 // engine's referenced bit). File pages are page cache used through read()/write(): every
-// access calls mark_page_accessed (do_generic_mapping_read), and their pte young bit is
-// ignored because they are not mapped (page_mapping_inuse() is false).
+// access calls mark_page_accessed (do_generic_mapping_read, generic_file_buffered_write),
+// except a read of the page its process read last (the same page read again in succession
+// is marked once), and their pte young bit is ignored because they are not mapped
+// (page_mapping_inuse() is false).
 //
 //   mark_page_accessed(page):                       (2.6.20 mm/swap.c)
 //     if (!PageActive && PageReferenced) { activate_page; ClearPageReferenced; }
@@ -307,10 +309,11 @@ class ActiveInactive final : public Policy {
       credit_[t] = 0;
     }
     if constexpr (kSwapToken) token_.reset(num_pages);
+    last_read_.clear();
   }
 
   void on_hit(const Access& a, PageTableView) override {
-    if (a.kind == PageKind::kFile) mark_page_accessed(a.page);
+    if (a.kind == PageKind::kFile && first_read(a)) mark_page_accessed(a.page);
   }
 
   void on_fault(const Access& a, PageTableView) override {
@@ -330,7 +333,7 @@ class ActiveInactive final : public Policy {
     lists_.push_front(active ? active_list(type) : inactive_list(type), p);
     // A readahead page is added to the LRU unreferenced (add_to_page_cache_lru); the read
     // that later uses it marks it.
-    if (type == kFile && !a.readahead) mark_page_accessed(p);
+    if (type == kFile && !a.readahead && first_read(a)) mark_page_accessed(p);
     if constexpr (kSwapToken) token_.fault(a);
   }
 
@@ -502,6 +505,18 @@ class ActiveInactive final : public Policy {
     out.push_back(p);
   }
 
+  // do_generic_mapping_read (2.6.20): "When (part of) the same page is read multiple times
+  // in succession, only mark it as accessed the first time" (prev_index: the file's last page
+  // read; a process's file pages are its file). A write marks every page
+  // (generic_file_buffered_write) and leaves prev_index as it is.
+  bool first_read(const Access& a) {
+    if (a.write) return true;
+    if (a.proc >= last_read_.size()) last_read_.resize(a.proc + 1, kNoPage);
+    const bool first = last_read_[a.proc] != a.page;
+    last_read_[a.proc] = a.page;
+    return first;
+  }
+
   void evict_any(PageTableView& view, VictimList& out) {
     for (std::size_t list = 0; list < 4; ++list) {
       if (!lists_.empty(list)) return evict(lists_.back(list), view, out);
@@ -515,6 +530,7 @@ class ActiveInactive final : public Policy {
   bool workingset_;
   PageLists lists_;
   std::vector<std::uint8_t> pg_referenced_;
+  std::vector<PageId> last_read_;  // per process, its last file page read (first_read)
   std::vector<std::uint64_t> shadow_;
   std::uint64_t nonresident_age_ = 0;
   std::uint64_t recent_scanned_[2] = {0, 0};

@@ -121,7 +121,9 @@ constexpr std::int64_t kActiveFileRef = 3 + 4;
 TEST_CASE("active_inactive: a file readahead page comes in unreferenced; its first read marks it") {
   // File pages F0 F1 = ids 0, 1. F0 faults (add_to_page_cache_lru + mark_page_accessed):
   // inactive, referenced. F1 is read ahead (add_to_page_cache_lru only): inactive,
-  // unreferenced. The read that uses F1 (a hit): inactive, referenced; a second: active.
+  // unreferenced. The read that uses F1 (a hit): inactive, referenced; read again at once,
+  // it is not marked again (the same page read in succession); after a read of F0 (which
+  // activates F0), a read of F1 activates it.
   const Trace t = file_trace({10, 11});
   Driver d(t, "active_inactive", 8, Params{});
   d.fault(0);
@@ -131,42 +133,51 @@ TEST_CASE("active_inactive: a file readahead page comes in unreferenced; its fir
   d.touch(1);
   CHECK(probe_active_inactive(d.policy(), 1) == kInactiveFileRef);
   d.touch(1);
+  CHECK(probe_active_inactive(d.policy(), 1) == kInactiveFileRef);
+  d.touch(0);
+  d.touch(1);
+  CHECK(probe_active_inactive(d.policy(), 0) == kActiveFile);
   CHECK(probe_active_inactive(d.policy(), 1) == kActiveFile);
 }
 
 TEST_CASE("active_inactive: a file page is promoted on its second touch, not its first") {
-  // Pages: A=0 B=1 (dense ids in order of first touch). mark_page_accessed on every access.
-  // A* inactive,ref   A  active,unref   B* inactive,ref   A active,ref
-  const Trace t = file_trace({10, 10, 11, 10});
+  // Pages: A=0 B=1 (dense ids in order of first touch). mark_page_accessed on every read but
+  // one of the page its process read last (do_generic_mapping_read's prev_index).
+  // A* inactive,ref   B* inactive,ref   A active,unref (promotion clears PG_referenced)
+  // A again at once: not marked, still active,unref
+  const Trace t = file_trace({10, 11, 10, 10});
   const auto r = replay(t, "active_inactive", 4);
   CHECK(probe_active_inactive(*r.policy, 1) == kInactiveFileRef);  // B: one touch, still inactive
-  CHECK(probe_active_inactive(*r.policy, 0) == kActiveFileRef);    // A: promoted, then touched
+  CHECK(probe_active_inactive(*r.policy, 0) == kActiveFile);       // A: promoted
+  // Read twice in succession, A is marked once: inactive, referenced.
   const auto two = replay(file_trace({10, 10}), "active_inactive", 4);
-  CHECK(probe_active_inactive(*two.policy, 0) == kActiveFile);     // promotion clears PG_ref
+  CHECK(probe_active_inactive(*two.policy, 0) == kInactiveFileRef);
 }
 
 TEST_CASE("active_inactive: a twice-touched page outlives newer once-touched pages") {
-  // 3 frames. A A B C D A (file pages).
-  // A* inact[A'] ; A: active[A] ; B* inact[B' A..] -> inact[B'] ; C* inact[C' B']
+  // 3 frames. A B A C D E A (file pages).
+  // A* inact[A'] ; B* inact[B' A'] ; A: active[A], inact[B'] ; C* inact[C' B']
   // D*: inactive 2 * ratio 1 < active 1? no -> shrink_page_list on the inactive tail B:
   //     unmapped, so reclaimed although referenced (use-once)        inact[D' C'] act[A]
-  // A: hit.                                                         -> 4 faults
-  // LRU: A* A B* C* D* (evicts A) A* (evicts B)                      -> 5 faults
-  const Trace t = file_trace({1, 1, 2, 3, 4, 1});
-  CHECK(run(t, "active_inactive", 3).faults == 4);
-  CHECK(run(t, "lru", 3).faults == 5);
+  // E*: the same for C                                               inact[E' D'] act[A]
+  // A: hit.                                                         -> 5 faults
+  // LRU: A* B* A C* D* (evicts B) E* (evicts A) A* (evicts C)        -> 6 faults
+  const Trace t = file_trace({1, 2, 1, 3, 4, 5, 1});
+  CHECK(run(t, "active_inactive", 3).faults == 5);
+  CHECK(run(t, "lru", 3).faults == 6);
   // Touched once, A is the oldest inactive page and goes first: A B C D A -> 5 faults.
   CHECK(run(file_trace({1, 2, 3, 4, 1}), "active_inactive", 3).faults == 5);
 }
 
 TEST_CASE("active_inactive workingset: a refault within the distance is activated") {
   // 4 frames, file pages A..F = ids 0..5, nonresident_age in braces.
-  // A* inact,ref {0}; A: activate {1} act[A]; B* C* D* inact[D' C' B'] (4 resident)
+  // A* inact,ref {0}; B* inact[B' A']; A: activate {1} act[A]; C* D* inact[D' C' B']
+  // (4 resident)
   // E*: inactive 3 < active 1? no: evict tail B {2}, shadow[B]=2      inact[E' D' C']
   // B*: first reclaim evicts C {3}, shadow[C]=3; refault distance 3-2 = 1
   //     workingset size = active file 1 + active anon 0 + inactive anon 0 = 1
   //     1 <= 1 -> B inserted active {4}, then mark_page_accessed: active,ref
-  const Trace t = file_trace({1, 1, 2, 3, 4, 5, 2});
+  const Trace t = file_trace({1, 2, 1, 3, 4, 5, 2});
   const auto on = replay(t, "active_inactive", 4, Params{{"workingset", true}});
   CHECK(probe_active_inactive(*on.policy, 1) == kActiveFileRef);
   CHECK(probe_active_inactive(*on.policy, 2) == -1);  // C was the victim
@@ -179,7 +190,7 @@ TEST_CASE("active_inactive workingset: a refault beyond the distance stays inact
   // As above, one more eviction between B's eviction and its refault:
   // E*: evict B {2} shadow[B]=2; F*: evict C {3}  inact[F' E' D']
   // B*: evict D {4}; distance 4-2 = 2 > workingset size 1 -> inactive (then referenced)
-  const Trace t = file_trace({1, 1, 2, 3, 4, 5, 6, 2});
+  const Trace t = file_trace({1, 2, 1, 3, 4, 5, 6, 2});
   const auto on = replay(t, "active_inactive", 4, Params{{"workingset", true}});
   CHECK(probe_active_inactive(*on.policy, 1) == kInactiveFileRef);
   CHECK(probe_active_inactive(*on.policy, 3) == -1);  // D was the victim
