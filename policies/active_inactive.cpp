@@ -140,6 +140,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "pagesim/file_reads.hpp"
 #include "pagesim/page_list.hpp"
 #include "pagesim/registry.hpp"
 
@@ -309,11 +310,11 @@ class ActiveInactive final : public Policy {
       credit_[t] = 0;
     }
     if constexpr (kSwapToken) token_.reset(num_pages);
-    last_read_.clear();
+    reads_.reset();
   }
 
   void on_hit(const Access& a, PageTableView) override {
-    if (a.kind == PageKind::kFile && first_read(a)) mark_page_accessed(a.page);
+    if (a.kind == PageKind::kFile && reads_.marks(a)) mark_page_accessed(a.page);
   }
 
   void on_fault(const Access& a, PageTableView) override {
@@ -333,7 +334,7 @@ class ActiveInactive final : public Policy {
     lists_.push_front(active ? active_list(type) : inactive_list(type), p);
     // A readahead page is added to the LRU unreferenced (add_to_page_cache_lru); the read
     // that later uses it marks it.
-    if (type == kFile && !a.readahead && first_read(a)) mark_page_accessed(p);
+    if (type == kFile && !a.readahead && reads_.marks(a)) mark_page_accessed(p);
     if constexpr (kSwapToken) token_.fault(a);
   }
 
@@ -505,18 +506,6 @@ class ActiveInactive final : public Policy {
     out.push_back(p);
   }
 
-  // do_generic_mapping_read (2.6.20): "When (part of) the same page is read multiple times
-  // in succession, only mark it as accessed the first time" (prev_index: the file's last page
-  // read; a process's file pages are its file). A write marks every page
-  // (generic_file_buffered_write) and leaves prev_index as it is.
-  bool first_read(const Access& a) {
-    if (a.write) return true;
-    if (a.proc >= last_read_.size()) last_read_.resize(a.proc + 1, kNoPage);
-    const bool first = last_read_[a.proc] != a.page;
-    last_read_[a.proc] = a.page;
-    return first;
-  }
-
   void evict_any(PageTableView& view, VictimList& out) {
     for (std::size_t list = 0; list < 4; ++list) {
       if (!lists_.empty(list)) return evict(lists_.back(list), view, out);
@@ -530,7 +519,7 @@ class ActiveInactive final : public Policy {
   bool workingset_;
   PageLists lists_;
   std::vector<std::uint8_t> pg_referenced_;
-  std::vector<PageId> last_read_;  // per process, its last file page read (first_read)
+  ReadsInSuccession reads_;
   std::vector<std::uint64_t> shadow_;
   std::uint64_t nonresident_age_ = 0;
   std::uint64_t recent_scanned_[2] = {0, 0};

@@ -15,7 +15,8 @@
 // NR_HIST_GENS 1. See /work/shared/reference/linux-reclaim.md section 3.
 //
 // Page model. Anonymous pages are mapped (accesses set the pte young bit; aging walks them);
-// file pages are used through read()/write() (every access is folio_inc_refs, no ptes).
+// file pages are used through read()/write() (every access is folio_inc_refs but a read of
+// the page its process read last: file_reads.hpp; no ptes).
 // Swap is always available (can_swap). Anonymous and file pages have their own min_seq and
 // generation lists, one max_seq is shared; gen = seq % MAX_NR_GENS.
 //
@@ -24,7 +25,7 @@
 //       PG_active) -> max_seq
 //     otherwise (file pages read()) -> min_seq + 1, or min_seq when min_seq + MIN_NR_GENS
 //       >= max_seq (the fix; 6.1 before it: min_seq)
-//   folio_inc_refs (every file access, the faulting read included):
+//   folio_inc_refs (every file access, the faulting read included, but a read in succession):
 //     !PG_referenced -> set it; else !PG_workingset -> set it; else refs = min(refs + 1, 3)
 //   tier = order_base_2(refs + workingset + 1)                      (0..3)
 //
@@ -86,6 +87,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "pagesim/file_reads.hpp"
 #include "pagesim/page_list.hpp"
 #include "pagesim/registry.hpp"
 
@@ -127,6 +129,7 @@ class Mglru final : public Policy {
     refs_.assign(num_pages, 0);
     shadow_seq_.assign(num_pages, 0);
     shadow_refs_.assign(num_pages, 0);
+    reads_.reset();
     max_seq_ = kMinNrGens + 1;  // lru_gen_init_lruvec
     for (std::size_t t = 0; t < 2; ++t) {
       min_seq_[t] = 0;
@@ -138,7 +141,7 @@ class Mglru final : public Policy {
   }
 
   void on_hit(const Access& a, PageTableView) override {
-    if (a.kind == PageKind::kFile) folio_inc_refs(a.page);
+    if (a.kind == PageKind::kFile && reads_.marks(a)) folio_inc_refs(a.page);
   }
 
   void on_fault(const Access& a, PageTableView) override {
@@ -155,7 +158,7 @@ class Mglru final : public Policy {
     }
     add_to_gen(p, type, seq, /*front=*/true);
     // A readahead page comes in unreferenced; the read that uses it is a hit (on_hit).
-    if (type == kFile && !a.readahead) folio_inc_refs(p);
+    if (type == kFile && !a.readahead && reads_.marks(a)) folio_inc_refs(p);
   }
 
   // The PID controller's counts keep the page's past evictions and refaults: they are rates
@@ -435,6 +438,7 @@ class Mglru final : public Policy {
   std::vector<std::uint8_t> refs_;
   std::vector<std::uint32_t> shadow_seq_;  // min_seq + 1 at eviction, 0 = no shadow
   std::vector<std::uint8_t> shadow_refs_;
+  ReadsInSuccession reads_;
   std::vector<PageId> walk_;
   std::uint64_t max_seq_ = kMinNrGens + 1;
   std::uint64_t min_seq_[2] = {0, 0};

@@ -1081,10 +1081,11 @@ TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction
   // No aging: 3 generations, young (seq 3) empty, old (seq 1) holds everything.
   // positive_ctrl_err(sp, pv) = pv.refaulted < 1 || pv.refaulted * (sp.total + 1) * 1
   //                                                  <= (sp.refaulted + 1) * pv.total * 2
-  // H read twice (referenced, workingset: tier 1), C1 C2 C3 read once: gen1 [C3 C2 C1 H].
+  // H, C1, H again (referenced, workingset: tier 1; a read in succession would not count),
+  // C2, C3 read once: gen1 [C3 C2 C1 H].
   // Reclaim 1: no refaults yet, tier_idx 3: tail H evicted, shadow (seq 1, refs 1), evicted[1] 1.
-  // H read again: refault in min_seq 1 -> refaulted[1] = 1; read twice -> tier 1 again.
-  // C4 read: gen1 [C4 H C3 C2 C1].
+  // H read again: refault in min_seq 1 -> refaulted[1] = 1; C4 read; H read again -> tier 1
+  // again. gen1 [C4 H C3 C2 C1].
   // Reclaim 2: tier 0 total 0: 1 * 1 <= 1 * 1 * 2 -> not protected: C1 evicted (evicted[0] 1).
   // Reclaim 3: 1 * 2 <= 2 -> C2 evicted (evicted[0] 2).
   // Reclaim 4: 1 * 3 <= 2 fails -> tier_idx 0, but the tail C3 is tier 0: evicted.
@@ -1096,12 +1097,14 @@ TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction
   Driver d(t, "mglru", 16,
            Params{{"swappiness", std::int64_t{1}}, {"min_lru_batch", std::int64_t{1}}});
   d.fault(0);
+  d.fault(1);
   d.touch(0);
-  for (PageId p = 1; p <= 3; ++p) d.fault(p);
+  d.fault(2);
+  d.fault(3);
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
   d.fault(0);
-  d.touch(0);
   d.fault(4);
+  d.touch(0);
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
   CHECK(d.reclaim(1) == std::vector<PageId>{2});
   CHECK(d.reclaim(1) == std::vector<PageId>{3});
@@ -1115,30 +1118,40 @@ TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes b
   // looks at file's min_seq), 16 frames, swappiness 60, no refaults: get_type_to_scan picks
   // file (its tier-0 refaults < MIN_LRU_BATCH) and tier_idx 3 (nothing protected by tier).
   // refs below = refs + workingset; tier = order_base_2(refs + 1).
-  // (a) H (id 0) read 5 times: refs 4 (saturated), tier 3. C (id 1) read once. Both in
-  //   min_seq + 1 = gen1: [C H]. Reclaim 1: min_seq[file] 0 -> 1; 3 generations, young
+  // (a) H (id 0) read 5 times, F (id 1) 4 times, alternately (a page read again in
+  //   succession counts once): H refs 4 (saturated), tier 3; F refs 3, tier 2. Both in
+  //   min_seq + 1 = gen1: [F H]. Reclaim 1: min_seq[file] 0 -> 1; 3 generations, young
   //   (seq 3) 0, old (seq 1) 2 * 4 < 2 no -> no aging. Tail H: tier 3 > 3 no, but refs == 4
-  //   -> protected: tail of gen2, refs cleared. Tail C -> VICTIM C. (Before the fix: H.)
+  //   -> protected: tail of gen2, refs cleared. Tail F: tier 2, not saturated -> VICTIM F.
+  //   (Before the fix: H.)
   TraceBuilder b;
   for (std::uint64_t v = 0; v < 3; ++v) b.add(1, v, false, PageKind::kFile);
   const Trace t = std::move(b).build();
   {
     Driver d(t, "mglru", 16, Params{});
     d.fault(0);
-    for (int k = 0; k < 4; ++k) d.touch(0);
     d.fault(1);
+    for (int k = 0; k < 3; ++k) {
+      d.touch(0);
+      d.touch(1);
+    }
+    d.touch(0);
     CHECK(d.reclaim(1) == std::vector<PageId>{1});
     CHECK(probe_mglru(d.policy(), 0) == 2 * 8 + 0);  // H: seq 2, refs cleared
   }
-  // (b) H read 4 times: refs 3, tier 2. Reclaim 1 (as above, H alone in gen1): tier 2 <= 3,
-  //   not saturated -> VICTIM H, shadow (min_seq 1, refs 3). H read again: the shadow's seq is
-  //   min_seq -> a refault; refs 3 >= BIT(LRU_REFS_WIDTH) - 1 -> refs 3 and PG_workingset
-  //   (saturated), inserted at min_seq 1 (1 + 2 >= max_seq 3), then the read sets
+  // (b) H read 4 times, F 4 times, alternately from H: refs 3, tier 2 each. Reclaim 1 (as
+  //   above): tail H, tier 2 <= 3, not saturated -> VICTIM H, shadow (min_seq 1, refs 3). H read
+  //   again: the shadow's seq is min_seq -> a refault; refs 3 >= BIT(LRU_REFS_WIDTH) - 1 -> refs 3
+  //   and PG_workingset (saturated), inserted at min_seq 1 (1 + 2 >= max_seq 3), then the read sets
   //   PG_referenced: seq 1, refs 4, tier 3. (Before the fix only refs == 4 set PG_workingset:
   //   tier 0.)
   Driver d(t, "mglru", 16, Params{});
   d.fault(0);
-  for (int k = 0; k < 3; ++k) d.touch(0);
+  d.fault(1);
+  for (int k = 0; k < 3; ++k) {
+    d.touch(0);
+    d.touch(1);
+  }
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
   d.fault(0);
   CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 3);
@@ -1146,15 +1159,15 @@ TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes b
 
 TEST_CASE("mglru: a file readahead page comes in without a reference") {
   // File pages F0 F1 = ids 0, 1, both inserted at min_seq + 1 = 1. F0 faults: its read is
-  // folio_inc_refs -> PG_referenced (tier 0); a second read -> PG_workingset (tier 1).
-  // F1 is read ahead: no folio_inc_refs; its first read -> PG_referenced (tier 0), its
-  // second -> tier 1.
+  // folio_inc_refs -> PG_referenced (tier 0). F1 is read ahead: no folio_inc_refs; its first
+  // read -> PG_referenced (tier 0). F0's second read -> PG_workingset (tier 1); F1's second
+  // -> tier 1.
   const Trace t = file_trace({10, 11});
   Driver d(t, "mglru", 8, Params{});
   d.fault(0);
   d.read_ahead(1);
-  d.touch(0);
   d.touch(1);
+  d.touch(0);
   CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 1);
   CHECK(probe_mglru(d.policy(), 1) == 1 * 8 + 0);
   d.touch(1);
@@ -1164,16 +1177,18 @@ TEST_CASE("mglru: a file readahead page comes in without a reference") {
 TEST_CASE("mglru: file reads set referenced, then workingset, then 2-bit refs (tiers)") {
   // A file page read() k times: refs + workingset = 0, 1, 2, 3, 4, 4 for k = 1..6;
   // tier = order_base_2(that + 1) = 0, 1, 2, 2, 3, 3. Inserted at min_seq + 1 = 1
-  // (min_seq 0 + MIN_NR_GENS < max_seq 3).
+  // (min_seq 0 + MIN_NR_GENS < max_seq 3). The page at vpn v is read v + 1 times in rounds:
+  // round k reads vpns 5 down to k, so no page is read twice in succession (which counts
+  // once). Page ids follow first touches: vpn v is id 5 - v.
   TraceBuilder b;
-  for (std::uint64_t page = 0; page < 6; ++page) {
-    for (std::uint64_t k = 0; k <= page; ++k) b.add(1, page, false, PageKind::kFile);
+  for (std::uint64_t round = 0; round < 6; ++round) {
+    for (std::uint64_t vpn = 6; vpn-- > round;) b.add(1, vpn, false, PageKind::kFile);
   }
   const auto r = replay(std::move(b).build(), "mglru", 8);
   const std::int64_t expected_tier[6] = {0, 1, 2, 2, 3, 3};
-  for (PageId p = 0; p < 6; ++p) {
-    CAPTURE(p);
-    CHECK(probe_mglru(*r.policy, p) == 1 * 8 + expected_tier[p]);
+  for (PageId vpn = 0; vpn < 6; ++vpn) {
+    CAPTURE(vpn);
+    CHECK(probe_mglru(*r.policy, 5 - vpn) == 1 * 8 + expected_tier[vpn]);
   }
 }
 
