@@ -50,10 +50,11 @@ class Policy(_core.Policy):
         Return up to ``want`` distinct resident page ids (at least one when memory is full).
         Drop them from your own structures here or in ``on_evict``. ``want`` is above one
         when a fault brings readahead pages (``page_cluster``, default 3, or
-        ``read_ahead_kb``) or kswapd reclaims down to the high watermark: return fewer and the
-        engine reads ahead only into the frames you freed, so the policy is not comparable to
-        one that returns ``want``.
-        ``view.incoming`` is the page whose fault asks for room (None when kswapd reclaims).
+        ``read_ahead_kb``) or a fault finds the free frames at the low watermark and reclaim
+        goes on to the high one: return fewer and the engine reads ahead only into the frames
+        you freed, so the policy is not comparable to one that returns ``want``.
+        ``view.incoming`` is the page whose fault asks for room (every reclaim happens at a
+        fault; it is None in the other callbacks).
 
     Optionally:
 

@@ -72,15 +72,18 @@ class PyPolicy : public Policy {
       py::pybind11_fail("Tried to call pure virtual function \"Policy::select_victims\"");
     }
     const py::object victims = override(want, box(view));
-    // Victims are checked by the engine; here only their type.
+    // Victims are checked by the engine; here only their type. An error raised while
+    // iterating (a generator's own code) is the policy's and goes on as it is.
+    py::iterator it;
     try {
-      for (const py::handle v : py::iter(victims)) out.push_back(page_id(v));
+      it = py::iter(victims);
     } catch (const py::error_already_set& e) {
       if (!e.matches(PyExc_TypeError)) throw;
       throw PolicyError("select_victims must return an iterable of page ids (ints), got " +
                         py::str(py::type::of(victims).attr("__name__")).cast<std::string>() +
                         where());
     }
+    for (const py::handle v : it) out.push_back(page_id(v));
   }
   void on_evict(PageId page, PageTableView view) override {
     at_ = CallbackSite::on_evict(page);
@@ -125,8 +128,18 @@ class PyPolicy : public Policy {
     box_->view = view;
     return box_obj_;
   }
+  // A bool, Python's or numpy's (a mask returned by mistake), is no page id.
+  static bool is_bool(py::handle v) {
+    if (PyLong_CheckExact(v.ptr())) return false;
+    if (py::isinstance<py::bool_>(v)) return true;
+    const py::handle type = py::type::of(v);
+    const std::string name = py::str(type.attr("__name__"));
+    return (name == "bool_" || name == "bool") &&
+           py::str(type.attr("__module__")).cast<std::string>() == "numpy";
+  }
+
   PageId page_id(py::handle v) const {
-    if (py::isinstance<py::bool_>(v) || !PyIndex_Check(v.ptr())) {
+    if (is_bool(v) || !PyIndex_Check(v.ptr())) {
       throw PolicyError("select_victims must return page ids (ints), got " +
                         py::str(py::type::of(v).attr("__name__")).cast<std::string>() + " " +
                         py::repr(v).cast<std::string>() + where());

@@ -67,7 +67,7 @@ TEST_CASE("kit: a known answer's params and frames alone reproduce its counts") 
 
 // A correct policy to start from: FIFO over a vector, with a way to break it.
 struct Sabotaged final : Policy {
-  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree, kThrows, kLeaky } mode;
+  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree, kThrows, kLeaky, kStale } mode;
   std::vector<PageId> queue;
   std::size_t head = 0;
   // Seeded from a count of instances: each fresh instance draws differently; kLeaky's with
@@ -75,7 +75,13 @@ struct Sabotaged final : Policy {
   static inline std::uint64_t instances = 0;
   Rng rng;
   explicit Sabotaged(Mode m) : mode(m), rng(m == kLeaky ? 7 : ++instances) {}
-  void reset(std::size_t, std::size_t) override { queue.clear(); head = 0; }
+  bool was_reset = false;
+  void reset(std::size_t, std::size_t) override {
+    if (mode == kStale && was_reset) return;  // initialises on the first call only
+    was_reset = true;
+    queue.clear();
+    head = 0;
+  }
   void on_fault(const Access& a, PageTableView) override { queue.push_back(a.page); }
   void on_free(PageId p, PageTableView view) override {
     if (mode == kNoFree) Policy::on_free(p, view);  // as a policy written before exits
@@ -158,6 +164,20 @@ TEST_CASE("kit: the conformance suite reports a reset() that keeps the previous 
         std::string::npos);
 }
 
+TEST_CASE("kit: a failure in the second run of one instance says so") {
+  // A reset() that keeps the first run's queue nominates its pages, not resident in the
+  // second run; a fresh instance replays the case without failing.
+  const auto report = check(Sabotaged::kStale);
+  REQUIRE(!report.ok());
+  const std::string& failure = report.failures.front();
+  CHECK(failure.find("which is not resident") != std::string::npos);
+  CHECK(failure.find(" (in the second run of one instance: reset() must forget the first run) "
+                     "(replay: testing::conformance_case(1)") != std::string::npos);
+  const testing::ConformanceCase c = testing::conformance_case(1);
+  Sabotaged fresh(Sabotaged::kStale);
+  CHECK(simulate(c.trace, fresh, Params{{"frames", c.frames}}, "sabotaged").total.faults > 0);
+}
+
 TEST_CASE("kit: ConformanceOptions::params may not set frames") {
   testing::ConformanceOptions o;
   o.params.set("frames", std::int64_t{4});
@@ -188,6 +208,8 @@ TEST_CASE("kit: the conformance suite reports a policy that is not deterministic
   const auto report = check(Sabotaged::kUnseeded);
   REQUIRE(!report.ok());
   CHECK(report.text().find("not deterministic: a fresh instance with the same parameters gave") != std::string::npos);
+  // Not also blamed on reset(): its second runs differ for the same reason.
+  CHECK(report.text().find("reset() keeps state") == std::string::npos);
 }
 
 TEST_CASE("kit: the conformance suite reports an exception of the policy's own, naming the run") {

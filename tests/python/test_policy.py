@@ -131,6 +131,9 @@ def test_policy_exception_reaches_the_caller_with_its_traceback():
     (lambda self, view: [2**64], r"select_victims returned page id 18446744073709551616, which does not exist"),
     (lambda self, view: ["a"], r"select_victims must return page ids \(ints\), got str 'a'"),
     (lambda self, view: 3, r"select_victims must return an iterable of page ids \(ints\), got int"),
+    # A boolean mask returned by mistake: numpy's bool_ has __index__ too.
+    (lambda self, view: np.array([True]), r"select_victims must return page ids \(ints\), got bool_ True"),
+    (lambda self, view: [True], r"select_victims must return page ids \(ints\), got bool True"),
     (lambda self, view: [self.order.popitem(last=False)[0]] * 2, r"victims when asked for 1"),
 ])
 def test_bad_victims_raise_policy_error(victims, message):
@@ -142,6 +145,21 @@ def test_bad_victims_raise_policy_error(victims, message):
         pagesim.simulate(random_trace(1), Bad(), frames=5)
     # The interpreter and the engine are fine afterwards.
     assert pagesim.simulate(random_trace(1), OrderedDictLRU(), frames=5)["accesses"] == 3000
+
+
+def test_an_error_raised_while_iterating_the_victims_is_the_policys_own():
+    # A generator's own TypeError keeps its type and traceback (it is not "must return an
+    # iterable").
+    def helper(x):
+        return int(x)
+
+    class Gen(OrderedDictLRU):
+        def select_victims(self, want, view):
+            return (helper(None) for _ in range(want))
+
+    with pytest.raises(TypeError, match="int\\(\\) argument must be") as info:
+        pagesim.simulate(random_trace(1), Gen(), frames=5)
+    assert any(entry.name == "helper" for entry in info.traceback)
 
 
 def test_missing_callbacks_and_bad_traits_are_config_errors():

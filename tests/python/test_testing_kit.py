@@ -266,6 +266,16 @@ def test_a_reset_that_keeps_the_last_run_is_a_failure():
     # evicts a page of the first run, which is not resident.
     report = testing.check_conformance(Leaky, traces=10)
     assert not report.ok
-    assert all("(in the second run of one instance)" in f for f in report.failures), report.failures
+    assert all("(in the second run of one instance: reset() must forget the first run)" in f
+               for f in report.failures), report.failures
     assert "which is not resident" in report.failures[0]
     assert testing.check_conformance(PyLru, traces=10).ok
+
+
+def test_bad_traits_are_a_failure_not_a_crash():
+    class DictTraits(PyLru):
+        traits = {"needs_hits": True}
+
+    report = testing.check_conformance(DictTraits, traces=3)
+    assert not report.ok
+    assert "traits must be a pagesim.PolicyTraits, got dict" in report.failures[0]

@@ -38,7 +38,8 @@ struct PolicyTraits {
 //     tick:  on_tick(now, view)                 first, if traits().tick_ns and the virtual
 //                                               clock (CPU time plus IO waits) passed the
 //                                               next tick (at most one per access)
-//     fault: if no frame is free (or free frames are at or below the low watermark):
+//     fault: if no frame is free (or free frames are at or below the low watermark, or
+//            fewer than the fault's readahead pages need):
 //              select_victims(want, view, out)  out is empty on entry; append up to want
 //                                               resident, distinct pages (at least one when
 //                                               no frame is free); view.incoming() is the
