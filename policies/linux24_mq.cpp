@@ -107,8 +107,10 @@
 //     IO, not modelled.
 //   - Dirty file pages (buffers) go through the same two loops as dirty swap-cache pages.
 //   - A page swap_out frees (clean, not in the swap cache: drop_pte) stays resident on a list
-//     of freed pages, the free list: the next victims are taken from it first, in the order
-//     they were freed (the buddy allocator's list is LIFO), before reclaim_page is asked; it
+//     of freed pages, the free list: the next victims are taken from it first, the last
+//     freed first (the buddy allocator's list is LIFO: __free_pages_ok adds at the head,
+//     rmqueue takes the head), before reclaim_page is asked (2.4.0's __alloc_pages_limit
+//     asks reclaim_page first once free pages fall below pages_min + 8); it
 //     counts as free in free_shortage and inactive_shortage. The walk goes on to the end of
 //     swap_cnt, as the kernel's does. Accessed while on that list it is a hit, handled as the
 //     minor fault 2.4.0 would take (do_anonymous_page: age 2, mapped, on no list).
@@ -196,7 +198,12 @@ class Linux24Mq final : public Policy {
       lists_.push_front(kActive, p);  // lru_cache_add; a readahead page has no pte
       return;
     }
-    if (view.in_swap(p)) lists_.push_front(kActive, p);  // read_swap_cache: in the swap cache
+    if (view.in_swap(p)) {
+      // swapin_readahead put it in the swap cache at age 2; read_swap_cache finds it there
+      // (lookup_swap_cache -> __find_page_nolock: age_page_up).
+      lists_.push_front(kActive, p);
+      age_page_up(p);
+    }
     map(p, view);
   }
 
@@ -218,7 +225,7 @@ class Linux24Mq final : public Policy {
       if (guard-- == 0) {
         evict_any(view, out);
       } else if (!lists_.empty(kFreed)) {
-        evict(lists_.back(kFreed), view, out);  // rmqueue
+        evict(lists_.front(kFreed), view, out);  // rmqueue: the last page freed
       } else if (!lists_.empty(kInactiveClean)) {
         reclaim_page(view, out);
       } else {

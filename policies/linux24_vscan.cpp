@@ -9,7 +9,9 @@
 //
 // Page model. Resident anonymous pages are mapped (their accesses set the pte young bit,
 // which only swap_out looks at); file pages are page cache used through read()/write():
-// never mapped, every access calls mark_page_accessed. A page brought in by swap
+// never mapped, every read calls mark_page_accessed (generic_file_read, reading whole pages
+// from their start), every write only SetPageReferenced (generic_file_write: "Mark it
+// unlocked again and drop the page.. SetPageReferenced(page)"). A page brought in by swap
 // readahead (swapin_readahead -> read_swap_cache_async -> lru_cache_add) is only in the
 // swap cache: inactive head, PG_referenced clear, no pte. shrink_cache frees it like a
 // clean page-cache page (page_count 1, page->mapping = &swapper_space) and swap_out never
@@ -112,7 +114,13 @@ class Linux24Vscan final : public Policy {
   }
 
   void on_hit(const Access& a, PageTableView) override {
-    if (a.kind == PageKind::kFile) return mark_page_accessed(a.page);
+    if (a.kind == PageKind::kFile) {
+      if (a.write) {
+        pg_referenced_[a.page] = 1;  // generic_file_write
+        return;
+      }
+      return mark_page_accessed(a.page);
+    }
     if (unmapped_[a.page]) {
       // do_swap_page: lookup_swap_cache finds the readahead page; map it, mark it accessed.
       unmapped_[a.page] = 0;

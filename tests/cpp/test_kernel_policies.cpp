@@ -72,6 +72,11 @@ class Driver {
     bits_[p].set(page_bits::kReferenced | (write ? page_bits::kDirty : 0));
     policy_->on_hit(access(p, write), view());
   }
+  // Faults page p in from its swap copy (a read).
+  void swap_in(PageId p) {
+    bits_[p].set(page_bits::kInSwap);
+    fault(p);
+  }
   // Sets the pte young bit without an on_hit call (a mapped page touched by the CPU).
   void young(PageId p) { bits_[p].set(page_bits::kReferenced); }
   void tick() { policy_->on_tick(now_ += 1'000'000'000, view()); }
@@ -700,6 +705,25 @@ TEST_CASE("linux24_vscan: shrink_cache reclaims file pages without checking PG_r
   CHECK(run(t, "linux24_vscan", 3).faults == 5);
 }
 
+TEST_CASE("linux24_vscan: a write to a file page only sets PG_referenced (2.4.17)") {
+  // File pages F0 F1 F2, 2 frames. generic_file_write: "Mark it unlocked again and drop the
+  // page.. SetPageReferenced(page)", no mark_page_accessed.
+  // F0 read: inactive, referenced. F0 written: still inactive (a second mark_page_accessed
+  // would activate it). F1 read: inactive [F1' F0'].
+  // F2*: prio 6..3: max_scan 2 / prio = 0; refill(0); prio 2: max_scan 1: the tail F0 is not
+  //   mapped -> reclaimed although referenced (written to its file): VICTIM F0.
+  // F1 read: a hit. 3 faults (4 if the write activated F0: F1 would be the victim).
+  TraceBuilder b;
+  b.add(1, 0, false, PageKind::kFile);
+  b.add(1, 0, true, PageKind::kFile);
+  b.add(1, 1, false, PageKind::kFile);
+  b.add(1, 2, false, PageKind::kFile);
+  b.add(1, 1, false, PageKind::kFile);
+  const Counters c = run(std::move(b).build(), "linux24_vscan", 2);
+  CHECK(c.faults == 3);
+  CHECK(c.file_writes == 1);
+}
+
 TEST_CASE("linux24_vscan: refill_inactive(n) looks at n pages, rotated ones included (2.4.17)") {
   // 2.4.17: while (nr_pages-- && entry != &active_list). One process; file pages 1 3 4,
   // anonymous 0 and 2 (vpn = page number), 4 frames. ' = PG_referenced, y = pte young;
@@ -1222,20 +1246,20 @@ TEST_CASE("linux24_mq: swap_out evicts by virtual-address position, not by recen
   //     walk D C A B: all young -> age_page_up 2 -> 5; end of the mm: swap_cnt 0, returns 0.
   //     No progress -> prio 5: walk: not young, on no list -> age /= 2: all 2. prio 4: all 1.
   //   prio 3: D, C, A, B in turn: 1 / 2 = 0 -> unmapped; clean and not in the swap cache ->
-  //     drop_pte frees it: freed [B A C D]. No shortage left (4 free pages).
-  //   The first freed page is reused: VICTIM D (the newest page, lowest address).
-  // reclaim 1, 1, 1: C, A, B: the walk's order. (LRU would evict A, B, C, D.)
+  //     drop_pte frees it: freed [B A C D] (head first). No shortage left (4 free pages).
+  //   rmqueue takes the free list's head, the last page freed: VICTIM B (the walk's last).
+  // reclaim 1, 1, 1: A, C, D: the walk's order backwards. (LRU would evict A, B, C, D.)
   TraceBuilder b;
   for (std::uint64_t vpn : std::initializer_list<std::uint64_t>{2, 3, 1, 0}) b.add(1, vpn, false);
   const Trace t = std::move(b).build();
   Driver d(t, "linux24_mq", 4, Params{});
   for (PageId p = 0; p < 4; ++p) d.fault(p);
   CHECK(probe_linux24_mq(d.policy(), 0) == 2 + kMqNoList + kMqMapped);
-  CHECK(d.reclaim(1) == std::vector<PageId>{3});
-  CHECK(probe_linux24_mq(d.policy(), 0) == kMqFreed);  // A: 5 -> 2 -> 1 -> 0, freed
-  CHECK(d.reclaim(1) == std::vector<PageId>{2});
-  CHECK(d.reclaim(1) == std::vector<PageId>{0});
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqFreed);  // A: 5 -> 2 -> 1 -> 0, freed
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
 }
 
 TEST_CASE("linux24_mq: a dirty anonymous page enters the swap cache; a soft fault activates it") {
@@ -1264,6 +1288,11 @@ TEST_CASE("linux24_mq: a dirty anonymous page enters the swap cache; a soft faul
   d.touch(0);
   CHECK(probe_linux24_mq(d.policy(), 0) == 5 + kMqMapped);
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  // A faults back in: swapin_readahead puts it in the swap cache at age 2, and
+  // read_swap_cache finds it there (lookup_swap_cache -> __find_page_nolock: age_page_up):
+  // active, age 5, mapped.
+  d.swap_in(0);
+  CHECK(probe_linux24_mq(d.policy(), 0) == 5 + kMqMapped);
 }
 
 // A file page read 1 + `hits` times, then kswapd ticks: the tick at which

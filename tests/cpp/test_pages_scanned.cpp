@@ -98,15 +98,15 @@ TEST_CASE(
 }
 
 TEST_CASE("pages_scanned: linux24_mq counts a page swap_out frees once: taken or rescued") {
-  // Anonymous pages 0..3 read once, then 1 and 2 again, 3 frames. Fault 3's reclaim: a
+  // Anonymous pages 0..3 read once, then 0 and 1 again, 3 frames. Fault 3's reclaim: a
   // reviewer's independent model of the rest of the policy counts 10 looks there, the victim
   // included, when swap_out's frees are not counted; swap_out's walk frees pages 0, 1 and 2
-  // (clean, no swap cache: drop_pte), not counted yet; rmqueue then takes page 0's frame (the
-  // victim, among the 10). The reads of 1 and 2 rescue them from the free list (hits): the
-  // walk's looks kept them, +2: 12.
-  // Then 0, 1, 2, 3 and 4: page 4's fault takes page 1's frame from the free list (the
-  // victim, +1): 11; page 2, still free at the end, is not counted.
-  const Counters c = run(pages_trace({0, 1, 2, 3, 1, 2}), "linux24_mq", 3);
+  // (clean, no swap cache: drop_pte), not counted yet: free list [2 1 0], head first.
+  // rmqueue then takes the head, page 2's frame (the victim, among the 10). The reads of 0
+  // and 1 rescue them from the free list (hits): the walk's looks kept them, +2: 12.
+  // Then 0, 1, 2, 3 and 4: page 4's fault takes page 1's frame, the head after 2 (the
+  // victim, +1): 11; page 0, still free at the end, is not counted.
+  const Counters c = run(pages_trace({0, 1, 2, 3, 0, 1}), "linux24_mq", 3);
   CHECK(c.evictions == 1);
   CHECK(c.pages_scanned == 12);
   const Counters d = run(pages_trace({0, 1, 2, 3, 4}), "linux24_mq", 3);
