@@ -120,6 +120,8 @@
 //     pages would never age (refill_inactive stops at priority 6 while swap_out "progresses").
 //   - refill_inactive's count is 1 << 3 (page_cluster 3, as for 16-32 MiB machines and the
 //     engine's default readahead); no slab, dcache or icache.
+//   - generic_file_readahead's drop_behind (deactivating the pages behind a sequential
+//     read) is not modelled.
 //   - An anonymous page first touched by a read maps the shared zero page in 2.4.0; here it
 //     has a frame of its own, clean, and its unmap frees it (drop_pte).
 //   - mm ties in swap_out go to the lowest process index; exits (free_on_exit) drop each

@@ -23,6 +23,9 @@
 //   new page: inactive head, then mark_page_accessed (do_anonymous_page, do_swap_page and
 //             generic_file_read all call it)   -> inactive,referenced
 //   readahead page: inactive head, unreferenced, unmapped (above)
+//   Not modelled: an anonymous page first touched by a read maps the shared zero page in
+//   2.4.17 (do_anonymous_page, no lru_cache_add); here it has a frame of its own on the
+//   inactive list.
 //
 //   try_to_free_pages (nr_pages = victims still wanted):
 //     for priority = DEF_PRIORITY (6) down to 1:                       -- shrink_caches
