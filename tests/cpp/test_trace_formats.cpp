@@ -277,6 +277,10 @@ TEST_CASE("din and pinatrace are detected by name or first line; the other forma
   CHECK(format_by_extension("pinatrace.out") == TraceFormat::kPinatrace);
   CHECK(format_by_extension("run1.pinatrace.gz") == TraceFormat::kPinatrace);
   CHECK(format_by_extension("pinatrace.txt") == TraceFormat::kText);  // an extension wins
+  // libCacheSim's traceConv --output-txt: NAME.oracleGeneral.txt is text.
+  CHECK(format_by_extension("w.oracleGeneral.txt") == TraceFormat::kText);
+  CHECK(format_by_extension("w.oracleGeneral") == TraceFormat::kOracleGeneral);
+  CHECK(format_by_extension("w.oracleGeneral.zst") == TraceFormat::kOracleGeneral);
   CHECK(format_by_extension("pinatrace.pgt") == TraceFormat::kNative);
   CHECK(format_by_extension("trace.out") == TraceFormat::kAuto);
   // By name, whatever the content says.
@@ -803,16 +807,35 @@ TEST_CASE(
   const Trace t = parse_trace(
       "==00:00:00:00.000 844== Lackey, an example Valgrind tool\n"
       " L 00001000,4\n"
-      "**883** phase 1 done\n"
+      "**844** phase 1 done\n"
       " S 00002000,4\n"
-      "++885++ something\n"
+      "==00:00:00:01.000 883== Lackey, an example Valgrind tool\n"  // a second log appended
+      "++883++ something\n"
       " L 00003000,4\n"
-      "--00:00:00:01.250 886-- a message\n"
+      "--00:00:00:01.250 883-- a message\n"
       " L 00004000,4\n",
       as(TraceFormat::kLackey));
   CHECK(access_vpns(t) == std::vector<std::uint64_t>{1, 2, 3, 4});
   CHECK(std::vector<std::uint64_t>(t.proc_pids().begin(), t.proc_pids().end()) ==
-        std::vector<std::uint64_t>{844, 883, 885, 886});
+        std::vector<std::uint64_t>{844, 883});
+  // A forked child writes into its parent's log without a banner: its accesses cannot be
+  // told from the parent's, and only its exit summary names it.
+  CHECK(message_of([] {
+          parse_trace(
+              "==100== Lackey, an example Valgrind tool\n S 1000,1\n S 2000,1\n"
+              "==101== Exit code:       0\n S 3000,1\n==100== Exit code:       0\n",
+              as(TraceFormat::kLackey));
+        }) ==
+        "<string>:4: process 101's line comes without its banner while process 100's "
+        "accesses are under way: the log of a program that forks mixes the child's "
+        "accesses with the parent's, with nothing to tell them apart; trace it again with "
+        "--child-silent-after-fork=yes (the parent alone) or --log-file=NAME.%p (a log "
+        "per process)");
+  // A log cut in the middle of its last access line.
+  CHECK(message_of([] {
+          parse_trace("==100== Lackey, an example Valgrind tool\n L 1000,8\n L 0ff8,1",
+                      as(TraceFormat::kLackey));
+        }).find("<string>:3: expected a newline at the end of the last line") == 0);
   ReadOptions detect;
   CHECK(parse_trace("**883** hi\n L 00001000,4\n", detect).page_vpn(0) == 1);  // sniffed as lackey
 }

@@ -49,6 +49,8 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
   std::uint64_t pid = options.pid.value_or(1);
   std::uint64_t count = 0;
   std::uint64_t fetches = 0;
+  bool accessed = false;      // accesses were read since the last change of pid
+  bool valgrind_log = false;  // valgrind's banner was read: a log valgrind wrote
   std::string_view line;
   while (reader.next(line)) {
     const auto fail = [&](const std::string& what) {
@@ -58,10 +60,28 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
     if (line.size() >= 2 && std::string_view("=-*+").find(line[0]) != std::string_view::npos &&
         line[1] == line[0]) {
       const std::string mark(2, line[0]);
-      if (!parse_valgrind_line(line, pid)) {
+      std::uint64_t line_pid = 0;
+      if (!parse_valgrind_line(line, line_pid)) {
         fail("expected a valgrind line '" + mark + "PID" + mark + " ...' or '" + mark + "TIME PID" +
              mark + " ...', got " + quoted(line));
       }
+      // In a log valgrind wrote, another process's log starts with the banner. A process
+      // whose first line is anything else was forked by the one before: its accesses went
+      // into the same log with nothing to tell them from its parent's. (Other files, such
+      // as pagesim's own, change the pid with any such line.)
+      const bool banner = line.find(" Lackey, an example Valgrind tool") != std::string_view::npos;
+      valgrind_log = valgrind_log || banner;
+      if (valgrind_log && line_pid != pid && accessed && !banner) {
+        fail(
+            "process " + std::to_string(line_pid) +
+            "'s line comes without its banner while process " + std::to_string(pid) +
+            "'s accesses are under way: the log of a program that forks mixes the child's accesses "
+            "with the parent's, with nothing to tell them apart; trace it again with "
+            "--child-silent-after-fork=yes (the parent alone) or --log-file=NAME.%p (a log per "
+            "process)");
+      }
+      if (line_pid != pid) accessed = false;
+      pid = line_pid;
       continue;
     }
     std::size_t i = 0;
@@ -89,6 +109,14 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
       fail("access of " + std::to_string(size) + " bytes at " + quoted(rest.substr(0, comma)) +
            " goes beyond the 64-bit address space");
     }
+    // A log always ends with valgrind's summary lines: a last access line without its
+    // newline was cut, and its size may be cut short too.
+    if (!reader.terminated()) {
+      fail("expected a newline at the end of the last line: the log ends in the middle of " +
+           quoted(line) +
+           " (valgrind stopped?); its size may be cut short: end the line if it is "
+           "whole, else remove it");
+    }
     if (op == 'I') {
       ++fetches;
       if (!options.instructions) continue;
@@ -104,6 +132,7 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
       for (std::uint64_t p = first; p <= last; ++p) sink.add(pid, p, true, PageKind::kAnon);
       count += last - first + 1;
     }
+    accessed = true;
   }
   if (count == 0) {
     throw TraceFormatError(

@@ -39,10 +39,12 @@ TraceFormat format_by_extension(const std::string& path) {
   if (ends_with(name, ".csv")) return TraceFormat::kCsv;
   if (ends_with(name, ".lackey")) return TraceFormat::kLackey;
   if (ends_with(name, ".din")) return TraceFormat::kDin;
-  if (name.find("oraclegeneral") != std::string::npos || ends_with(name, ".ogb")) return TraceFormat::kOracleGeneral;
+  // An extension wins over a tool's name in the file's: libCacheSim's traceConv --output-txt
+  // writes NAME.oracleGeneral.txt, text; Pin's pinatrace writes pinatrace.out, and a
+  // conversion of it may keep the name with another extension.
   if (ends_with(name, ".txt") || ends_with(name, ".trace")) return TraceFormat::kText;
-  // Pin's pinatrace writes pinatrace.out; an extension of another format (such as the .txt of
-  // a conversion's output) wins.
+  if (ends_with(name, ".ogb") || name.find("oraclegeneral") != std::string::npos)
+    return TraceFormat::kOracleGeneral;
   if (name.find("pinatrace") != std::string::npos) return TraceFormat::kPinatrace;
   return TraceFormat::kAuto;
 }
