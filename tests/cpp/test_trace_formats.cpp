@@ -831,6 +831,9 @@ TEST_CASE(
         "accesses with the parent's, with nothing to tell them apart; trace it again with "
         "--child-silent-after-fork=yes (the parent alone) or --log-file=NAME.%p (a log "
         "per process)");
+  // --trace-superblocks=yes adds "SB ADDRESS" lines: skipped.
+  CHECK(access_vpns(parse_trace("SB 04001000\n L 00001000,4\nSB 04001010\n",
+                                as(TraceFormat::kLackey))) == std::vector<std::uint64_t>{1});
   // A log cut in the middle of its last access line.
   CHECK(message_of([] {
           parse_trace("==100== Lackey, an example Valgrind tool\n L 1000,8\n L 0ff8,1",

@@ -9,6 +9,7 @@
 //    L 1ffefffb58,8                                 load
 //    S 1ffefffb50,8                                 store
 //    M 0421f870,4                                   modify: a load then a store
+//   SB 04001000                                     --trace-superblocks=yes: skipped
 //
 // Addresses are hexadecimal (lackey prints %08lx, no 0x), sizes decimal. An access touches
 // every page from its first byte to its last, so one that spans a page boundary touches both.
@@ -87,6 +88,7 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
     std::size_t i = 0;
     while (i < line.size() && line[i] == ' ') ++i;
     if (i == line.size()) continue;
+    if (line.substr(i, 3) == "SB ") continue;  // --trace-superblocks=yes: a superblock's start
     const char op = line[i++];
     if (op != 'I' && op != 'L' && op != 'S' && op != 'M') {
       fail("expected a lackey access 'I', ' L', ' S' or ' M' followed by ADDRESS,SIZE, got " + quoted(line));
