@@ -54,12 +54,8 @@ std::uint64_t stream_din(LineReader& reader, const ReadOptions& options, AccessS
       if (!options.instructions) continue;
     }
     if (!reader.terminated() && !din.more) {
-      throw TraceFormatError(
-          reader.name(), reader.line_number(),
-          "expected a newline at the end of the last line: the trace ends in the middle of " +
-              quoted(line) +
-              " (the tool writing it stopped?); its address may be cut short: end the line if "
-              "it is whole, else remove it");
+      throw TraceFormatError(reader.name(), reader.line_number(),
+                             cut_last_line(line, "trace", "the tool writing it", "address"));
     }
     sink.add(pid, din.address >> shift, din.label == kWrite, PageKind::kAnon);
     ++count;

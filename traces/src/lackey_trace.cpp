@@ -114,10 +114,7 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
     // A log always ends with valgrind's summary lines: a last access line without its
     // newline was cut, and its size may be cut short too.
     if (!reader.terminated()) {
-      fail("expected a newline at the end of the last line: the log ends in the middle of " +
-           quoted(line) +
-           " (valgrind stopped?); its size may be cut short: end the line if it is "
-           "whole, else remove it");
+      fail(cut_last_line(line, "log", "valgrind", "size"));
     }
     if (op == 'I') {
       ++fetches;

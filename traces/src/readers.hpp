@@ -90,5 +90,13 @@ std::string quoted(std::string_view s);
 inline std::string quoted_or_nothing(std::string_view s) {
   return s.empty() ? "nothing" : quoted(s);
 }
+// The error for a last line without its newline, which a tool stopped mid-write leaves:
+// its last field, `field`, may be cut short. `what` is "trace" or "log", `writer` who stopped.
+inline std::string cut_last_line(std::string_view line, const std::string& what,
+                                 const std::string& writer, const std::string& field) {
+  return "expected a newline at the end of the last line: the " + what + " ends in the middle of " +
+         quoted(line) + " (" + writer + " stopped?); its " + field +
+         " may be cut short: end the line if it is whole, else remove it";
+}
 
 }  // namespace pagesim::detail
