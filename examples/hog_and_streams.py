@@ -34,18 +34,21 @@ still resident at the end: 17408. The hog waits 12.6 s for its swap-ins and the 
 (two_q's ghost list A1out remembers 4096 evicted pages; a hog page comes back some 6000
 evictions after its own).
 
-The 2.4 VMs give in part of the way: rmap_aging swaps out 4576 pages, with 2.4.0's constants
-(aging=exponential) 12256, and 2.4.17's linux24_vscan 4514: it frees the streams' pages from
+The 2.4 VMs give in part of the way: rmap_aging swaps out 4713 pages, with 2.4.0's constants
+(aging=exponential) 11450, and 2.4.17's linux24_vscan 4514: it frees the streams' pages from
 its inactive list, but calls swap_out, which walks the hog's page tables, whenever too many
 of the pages it scans there are mapped (asked for one page at a time, the engine's default,
 which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
-at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10560 and 13870 (lru
-18176), while active_inactive, mglru and freebsd still swap out nothing. 2.4.0 as it shipped
-(linux24_mq, no reverse map) swaps out 16187, 8891 even at 20 MiB: its swap_out halves the age
-of up to max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
+at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10579 and 13870 (lru
+18176), while active_inactive and mglru still swap out nothing. freebsd swaps out 764 there
+(none with defer_swapspace_pageouts): the 512 frames the hog leaves cannot hold its inactive
+target of 924 pages (v_inactive_target, as vm_pageout sets it for 8192 pages), so the active
+scan that follows every inactive scan deactivates hog pages. 2.4.0 as it shipped (linux24_mq,
+no reverse map) swaps out 16144, 8516 even at 20 MiB: its swap_out halves the age of up to
+max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
 nr_active >> priority stream pages and stops at the first it deactivates; its swap-outs reach
-the disk as 2934 writes (lru: 544), and its run takes 43.16 s. arc swaps out 8048
-pages, yet its hog faults almost as often as under lru (1776 major faults).
+the disk as 805 writes (lru: 544), and its run takes 30.75 s. arc swaps out 8048 pages, yet
+its hog faults almost as often as under lru (1776 major faults).
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py
 """

@@ -63,22 +63,31 @@
 //     else if (anonymous && !swap_pageouts_ok) requeue   -- defer_swapspace_pageouts
 //     else vm_pageout_clean -> victim (the engine writes the page; FreeBSD would cycle the
 //                          now clean page once more before freeing it)
-//   active scan, from the head, at most one pass, while page_shortage > 0 (the victims still
-//   wanted + what the inactive queue lacks of its target; each deactivation counts one):
+//   active scan, after every inactive scan, from the head, at most one pass, while
+//   page_shortage > 0 (the victims still wanted + v_inactive_target - the inactive pages,
+//   signed; each deactivation counts one):
 //     actcount = PG_REFERENCED (cleared) + pmap_ts_referenced
 //     if (actcount) { act_count = min(act_count + ACT_ADVANCE + actcount, ACT_MAX); requeue }
 //     else { act_count -= min(act_count, ACT_DECLINE);
 //            if (vm_pageout_algorithm || act_count == 0) vm_page_deactivate (inactive tail)
 //            else requeue }
-//   reclaim: repeat { inactive scan; active scan } until enough victims; `pass` counts the
-//   inactive scans that came up short (the daemon's pass; 0 on each new reclaim).
+//   reclaim: repeat { inactive scan; active scan } until enough victims. `pass` is the
+//   daemon's: it counts the scans of this reclaim, starting at 0, or at 1 when the reclaim
+//   before ended at pass 2 or later (vm_pageout primes the pass "for the next run"; it
+//   resets it to 0 when it sleeps 5 s without a wakeup, which this model, without a clock,
+//   does not do: reclaims under pressure follow each other closely).
 //
 // Simplifications:
-//   - v_inactive_target = frames / 3 (at least 1).
+//   - v_inactive_target as vm_pageout computes it at boot (v_inactive_target() below), with
+//     the frames as both v_page_count and v_free_count.
 //   - defer_swapspace_pageouts: swap_pageouts_ok = !defer || vm_page_count_min(), and
 //     vm_page_count_min() ("free memory below v_free_min") is approximated by "every resident
 //     page is a dirty anonymous page": while a clean or file page is resident, reclaim ages
-//     it down and frees it rather than write an anonymous page to swap.
+//     it down and frees it rather than write an anonymous page to swap. Or by "the daemon is
+//     stuck": a scan that freed, activated, flagged and deactivated nothing (it only requeued
+//     deferred pages, and the inactive queue is above its target, so the active scan did not
+//     run) would repeat itself forever; in the kernel, processes would go on allocating until
+//     free memory fell below v_free_min, so from then on the reclaim pages out.
 //   - vm_pageout_algorithm=1 (parameter pageout_algorithm=1): deactivate on the first
 //     unreferenced active scan (plain LRU-like), as the sysctl.
 //   - Laundering clusters (up to 16 adjacent dirty pages of an object) are not modelled.
@@ -92,6 +101,7 @@
 // go with it, and a dirty anonymous page leaves dirty_anon_resident_, which stands in for
 // vm_page_count_min().
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -125,8 +135,9 @@ class FreeBsd final : public Policy {
     lists_.reset(num_pages, 2);
     act_count_.assign(num_pages, 0);
     flags_.assign(num_pages, 0);
-    inactive_target_ = std::max<std::size_t>(1, frames / 3);
+    inactive_target_ = v_inactive_target(frames);
     dirty_anon_resident_ = 0;
+    next_pass_ = 0;
   }
 
   void on_hit(const Access& a, PageTableView view) override {
@@ -186,23 +197,49 @@ class FreeBsd final : public Policy {
            8 * std::int64_t{act_count_[p]};
   }
 
+  // The page daemon's loop (vm_pageout): a scan with pass 0 (or 1, primed), then, while pages
+  // are still needed, ++pass and another scan; when enough are free, "Prime the pass for the
+  // next run": pass = (pass > 1) ? 1 : 0.
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    unsigned pass = 0;
+    if (out.size() >= want) return;
+    unsigned pass = next_pass_;
     inert_front_ = kNoPage;
-    for (int round = 0; out.size() < want; ++round) {
+    free_min_ = false;
+    for (int round = 0; out.size() < want; ++round, ++pass) {
       if (round > 4 * kActMax) {
-        evict_any(view, out);
-        continue;
+        while (out.size() < want) evict_any(view, out);
+        break;
       }
-      const bool scanned = !lists_.empty(kInactive);
-      inactive_scan(want, pass, view, out);
+      const bool inactive_changed = inactive_scan(want, pass, view, out);
+      const bool active_changed = active_scan(want - out.size(), view);
       if (out.size() >= want) break;
-      active_scan(want - out.size(), view);
-      if (scanned) ++pass;
+      if (!inactive_changed && !active_changed && pass > 0) free_min_ = true;  // stuck
     }
+    next_pass_ = pass > 1 ? 1 : 0;
   }
 
  private:
+  // vm_pageout (5.0) and vm_pageout_free_page_calc, page_count = free_count = frames:
+  //   if (cnt.v_page_count < 2000) vm_pageout_page_count = 8;            -- else 16
+  //   v_free_min = page_count > 1024 ? 4 + (page_count - 1024) / 200 : 4;
+  //   v_pageout_free_min = (2*MAXBSIZE)/PAGE_SIZE + v_interrupt_free_min;  -- 32 + 2
+  //   v_free_reserved = vm_pageout_page_count + v_pageout_free_min + (count / 768)
+  //                     + PQ_L2_SIZE;                           -- 32 (PQ_CACHESIZE 128)
+  //   v_free_min += v_free_reserved;
+  //   v_free_target = (free_count > 6144 ? 4 : 2) * v_free_min + v_free_reserved;
+  //   v_inactive_target = free_count > 2048 ? (3 * v_free_target) / 2 : free_count / 4;
+  //   if (v_inactive_target > free_count / 3) v_inactive_target = free_count / 3;
+  // 924 pages for 8192 frames (11%), 11026 for 1 GiB (4%); a quarter of up to 2048 frames.
+  static std::size_t v_inactive_target(std::size_t frames) {
+    const std::size_t pageout_page_count = frames < 2000 ? 8 : 16;
+    const std::size_t free_reserved =
+        pageout_page_count + (2 * 65536 / 4096 + 2) + frames / 768 + 32;
+    const std::size_t free_min = (frames > 1024 ? 4 + (frames - 1024) / 200 : 4) + free_reserved;
+    const std::size_t free_target = (frames > 6144 ? 4 : 2) * free_min + free_reserved;
+    const std::size_t target = frames > 2048 ? 3 * free_target / 2 : frames / 4;
+    return std::min(target, frames / 3);
+  }
+
   static constexpr std::uint8_t kReferenced = 1;  // PG_REFERENCED
   static constexpr std::uint8_t kWinatcfls = 2;   // PG_WINATCFLS
   static constexpr std::uint8_t kDirtyAnon = 4;   // counted in dirty_anon_resident_
@@ -259,9 +296,10 @@ class FreeBsd final : public Policy {
   // a reclaim that waits for the active scan to age a clean page down costs the pages it
   // deactivates rather than the whole inactive queue per round. Pages, order and flags come
   // out as the plain scan leaves them.
-  void inactive_scan(std::size_t want, unsigned pass, PageTableView& view, VictimList& out) {
+  // Returns whether the scan changed anything but the order of deferred pages.
+  bool inactive_scan(std::size_t want, unsigned pass, PageTableView& view, VictimList& out) {
     const bool swap_pageouts_ok =
-        !defer_swapspace_pageouts_ || view.resident_count() == dirty_anon_resident_;
+        !defer_swapspace_pageouts_ || free_min_ || view.resident_count() == dirty_anon_resident_;
     const bool requeues_dirty_anon = pass > 0 && !swap_pageouts_ok;
     std::size_t maxscan = lists_.size(kInactive);
     if (requeues_dirty_anon && inert_front_ != kNoPage) {
@@ -272,6 +310,7 @@ class FreeBsd final : public Policy {
       }
     }
     inert_front_ = kNoPage;
+    bool changed = false;
     for (; maxscan > 0 && out.size() < want; --maxscan) {
       const PageId p = lists_.back(kInactive);
       if (flags_[p] & kReferenced) {
@@ -280,21 +319,27 @@ class FreeBsd final : public Policy {
         activate(p);
         add_act(p, actcount + kActAdvance + 1);
         view.count_scanned(p);
+        changed = true;
         continue;
       }
       if (const int actcount = pmap_ts_referenced(p, view)) {
         activate(p);
         add_act(p, actcount + kActAdvance);
         view.count_scanned(p);
+        changed = true;
         continue;
       }
+      if (view.dirty(p) && view.kind(p) == PageKind::kAnon && !swap_pageouts_ok &&
+          ((flags_[p] & kWinatcfls) || pass > 0)) {
+        lists_.move_to_front(kInactive, p);  // deferred
+        view.count_scanned(p);
+        continue;
+      }
+      changed = true;
       if (!view.dirty(p)) {
         evict(p, out);
       } else if (!(flags_[p] & kWinatcfls) && pass == 0) {
         flags_[p] |= kWinatcfls;
-        lists_.move_to_front(kInactive, p);
-        view.count_scanned(p);
-      } else if (view.kind(p) == PageKind::kAnon && !swap_pageouts_ok) {
         lists_.move_to_front(kInactive, p);
         view.count_scanned(p);
       } else {
@@ -311,13 +356,19 @@ class FreeBsd final : public Policy {
         inert_by_proc_[q] = {p, inert_by_proc_[q].second + 1};
       }
     }
+    return changed;
   }
 
-  // page_shortage = the victims still wanted + what the inactive queue lacks of its target.
-  void active_scan(std::size_t wanted, PageTableView& view) {
-    std::size_t page_shortage = wanted + (inactive_target_ > lists_.size(kInactive)
-                                              ? inactive_target_ - lists_.size(kInactive)
-                                              : 0);
+  // vm_pageout_scan, after the inactive scan, whether or not it found enough:
+  //   page_shortage = vm_paging_target() + cnt.v_inactive_target - cnt.v_inactive_count;
+  // that is the victims still wanted + the inactive target - the inactive pages: signed, so an
+  // inactive queue above its target cuts the active scan short, or cancels it. Returns whether
+  // it scanned a page (each scan changes the page: act_count up or down, or deactivated).
+  bool active_scan(std::size_t wanted, PageTableView& view) {
+    const auto page_shortage_signed = static_cast<std::ptrdiff_t>(wanted + inactive_target_) -
+                                      static_cast<std::ptrdiff_t>(lists_.size(kInactive));
+    if (page_shortage_signed <= 0 || lists_.empty(kActive)) return false;
+    auto page_shortage = static_cast<std::size_t>(page_shortage_signed);
     for (std::size_t pcount = lists_.size(kActive); pcount > 0 && page_shortage > 0; --pcount) {
       const PageId p = lists_.back(kActive);
       view.count_scanned(p);
@@ -340,6 +391,7 @@ class FreeBsd final : public Policy {
         lists_.move_to_front(kActive, p);
       }
     }
+    return true;
   }
 
   void evict(PageId p, VictimList& out) {
@@ -365,8 +417,10 @@ class FreeBsd final : public Policy {
   PageLists lists_;
   std::vector<std::uint8_t> act_count_;
   std::vector<std::uint8_t> flags_;
-  std::size_t inactive_target_ = 1;
+  std::size_t inactive_target_ = 0;
   std::size_t dirty_anon_resident_ = 0;
+  unsigned next_pass_ = 0;  // the pass the next reclaim's first scan runs with
+  bool free_min_ = false;   // in select_victims: stuck, so vm_page_count_min() (see header)
   // In select_victims: the inactive queue from inert_front_ to its head, where scans start
   // (inert_count_ pages), is what the last scan requeued (see inactive_scan); kNoPage: none.
   PageId inert_front_ = kNoPage;

@@ -793,30 +793,68 @@ Trace anon_around_files(std::initializer_list<std::uint64_t> files) {
   return std::move(b).build();
 }
 
-TEST_CASE("freebsd: a dirty page goes round the inactive queue twice before laundering") {
-  // 8 frames (v_inactive_target 8/3 = 2). Anonymous A (written) and B (read).
-  // Faults: vm_fault sets PG_REFERENCED, vm_page_activate: act_count 5; the access leaves
-  // the pte young. Active (head..tail) [A B].
-  // Reclaim 1: inactive empty. Active scan (page_shortage 1 + 2): A PG_REFERENCED (cleared)
-  //   + young = 2 references -> act 5+3+2 = 10, B likewise. Following rounds: no reference,
-  //   act 10 -> 9 -> ... -> 0 on the 10th: both deactivated, inactive [A B]. Inactive scan,
-  //   pass 0: A dirty, no PG_WINATCFLS -> set it, requeue [B A]; B clean -> cached: VICTIM B.
-  // Reclaim 2: A dirty with PG_WINATCFLS -> laundered: VICTIM A.
+TEST_CASE("freebsd: a dirty page goes round the inactive queue twice at pass 0, once later") {
+  // vm_pageout_scan sets PG_WINATCFLS and requeues a dirty page only at pass 0; the daemon's
+  // pass counts the scans of one wakeup and is primed to 1 for the next when it went past 1.
+  // After every inactive scan the active scan runs with page_shortage = the victims still
+  // wanted + v_inactive_target - the inactive pages.
+  // 8 frames (v_inactive_target 8/3 = 2). Anonymous A, B written (ids 0, 1); file pages F, G,
+  // E, H read (ids 2-5). Lists head..tail, as the scans meet them.
+  // Faults A, B: vm_fault sets PG_REFERENCED, vm_page_activate: act_count 5, the pte young.
+  //   Active [A B]. Faults F, G: inactive [F G], act 0.
+  // Reclaim 1, pass 0: F clean: VICTIM F. Active scan, page_shortage 0 + 2 - 1 = 1: A has
+  //   PG_REFERENCED (cleared) + young = 2 references: act 5 + 3 + 2 = 10, requeued; B too.
+  //   (Only deactivations count against page_shortage.)
   TraceBuilder b;
   b.add(1, 0, true);
-  b.add(1, 1, false);
+  b.add(1, 1, true);
+  for (std::uint64_t p : {2u, 3u, 4u, 5u}) b.add(1, p, false, PageKind::kFile);
   const Trace t = std::move(b).build();
-  for (std::int64_t algorithm : {0, 1}) {
-    // pageout_algorithm=1 deactivates at the first unreferenced scan, at act 10 - 1 = 9
-    // (8 if the fault had not set PG_REFERENCED): same victims.
-    CAPTURE(algorithm);
-    Driver d(t, "freebsd", 8, Params{{"pageout_algorithm", algorithm}});
-    d.fault(0, true);
-    d.fault(1);
+  SUBCASE("pageout_algorithm=1: deactivated between reclaims, both go round twice") {
+    // Reclaim 2, pass 0: G: VICTIM G. Active scan, page_shortage 0 + 2 - 0 = 2: A has no
+    //   reference, act 9, and the sysctl deactivates it; B too. Inactive [A B].
+    // Fault E: inactive [A B E].
+    // Reclaim 3, pass 0: A dirty, no PG_WINATCFLS: set, requeued [B E A]; B likewise
+    //   [E A B]; E clean: VICTIM E. Active scan: 0 + 2 - 2 = 0, none.
+    // Reclaim 4, pass 0: A dirty with PG_WINATCFLS: laundered, VICTIM A. Reclaim 5: VICTIM B.
+    Driver d(t, "freebsd", 8, Params{{"pageout_algorithm", 1}});
+    for (PageId p : {0u, 1u}) d.fault(p, true);
+    for (PageId p : {2u, 3u}) d.fault(p);
     CHECK(probe_freebsd(d.policy(), 0) == kFaultedAnon);
-    CHECK(d.reclaim(1) == std::vector<PageId>{1});
-    CHECK(probe_freebsd(d.policy(), 0) == freebsd_state(1, false, true, algorithm == 1 ? 9 : 0));
+    CHECK(d.reclaim(1) == std::vector<PageId>{2});
+    CHECK(probe_freebsd(d.policy(), 0) == freebsd_state(0, false, false, 10));
+    CHECK(d.reclaim(1) == std::vector<PageId>{3});
+    CHECK(probe_freebsd(d.policy(), 0) == freebsd_state(1, false, false, 9));
+    d.fault(4);
+    CHECK(d.reclaim(1) == std::vector<PageId>{4});
+    CHECK(probe_freebsd(d.policy(), 0) == freebsd_state(1, false, true, 9));
+    CHECK(probe_freebsd(d.policy(), 1) == freebsd_state(1, false, true, 9));
     CHECK(d.reclaim(1) == std::vector<PageId>{0});
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  }
+  SUBCASE("pageout_algorithm=0: deactivated late in a long reclaim, laundered at once") {
+    // Reclaim 2, pass 0: VICTIM G. Active scan (2): A, B act 9, requeued.
+    // Fault E: inactive [E]. Reclaim 3, pass 0: VICTIM E. Active scan (2): A, B act 8.
+    // Reclaim 4: inactive empty. Scan k (pass k) takes A and B to act 7 - k: at pass 7 both
+    //   reach 0 and are deactivated, inactive [A B]. Pass 8: A dirty, pass != 0: laundered,
+    //   VICTIM A; B is left inactive, unflagged. The pass ended at 8 > 1: primed to 1.
+    // Fault H: inactive [B H]. Reclaim 5, pass 1: B dirty, pass != 0: laundered, VICTIM B
+    //   (at pass 0 it would go round and H would go). Pass 1: the next is 0.
+    // Reclaim 6: VICTIM H.
+    Driver d(t, "freebsd", 8, Params{});
+    for (PageId p : {0u, 1u}) d.fault(p, true);
+    for (PageId p : {2u, 3u}) d.fault(p);
+    CHECK(d.reclaim(1) == std::vector<PageId>{2});
+    CHECK(d.reclaim(1) == std::vector<PageId>{3});
+    CHECK(probe_freebsd(d.policy(), 0) == freebsd_state(0, false, false, 9));
+    d.fault(4);
+    CHECK(d.reclaim(1) == std::vector<PageId>{4});
+    CHECK(probe_freebsd(d.policy(), 1) == freebsd_state(0, false, false, 8));
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+    CHECK(probe_freebsd(d.policy(), 1) == kInactiveUnref);
+    d.fault(5);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    CHECK(d.reclaim(1) == std::vector<PageId>{5});
   }
 }
 
@@ -824,19 +862,25 @@ TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while 
   // 8 frames (v_inactive_target 2). Anonymous A (written, id 0) and B (read, id 1), file
   // page G (id 2, faulted later). Lists head..tail, as the scans meet them.
   // Faults A, B: PG_REFERENCED, vm_page_activate, act_count 5, pte young. Active [A B].
-  // Reclaim 1 (as in the test above): A and B go 5 -> 10 (PG_REFERENCED + young) -> ... -> 0
-  //   together, inactive [A B]; pass 0: A dirty -> PG_WINATCFLS, requeue [B A]; B clean:
-  //   VICTIM B.
+  // Reclaim 1: inactive empty. Scan 0 (pass 0), active scan (page_shortage 1 + 2): A
+  //   PG_REFERENCED (cleared) + young = 2 references -> act 5 + 3 + 2 = 10, B likewise.
+  //   Scan k (pass k) takes both to 10 - k: at pass 10 both are deactivated, inactive [A B].
+  //   Pass 11: A is dirty:
+  //   - without defer: laundered, VICTIM A. Fault G: inactive [B G]. Reclaim 2 (pass primed
+  //     to 1): B clean: VICTIM B.
+  //   - with defer: B is resident and clean, so swap pageouts are not ok: A is requeued
+  //     [B A]; B clean: VICTIM B. Pass 11: the next reclaim's pass is primed to 1.
+  // With defer:
   // Fault G: a file page enters at the inactive tail, act 0, unreferenced: inactive [A G].
-  // Reclaim 2 without defer: A, dirty with PG_WINATCFLS, is laundered: VICTIM A.
-  // Reclaim 2 with defer: G is resident and clean, so swap pageouts are not ok: A is
-  //   requeued [G A] and G, clean and unreferenced, is cached: VICTIM G.
-  // Reclaim 3 with defer: only A is resident, so swap pageouts are ok: VICTIM A.
-  // Then, with defer, the same again with anonymous C (written, id 3), E (read, id 4) and
-  // file page H (id 5), to check that the dirty anonymous count followed A out:
-  // Faults C, E; reclaim 4: as reclaim 1, inactive [E C], C with PG_WINATCFLS: VICTIM E.
-  // Fault H: inactive [C H]. Reclaim 5: C and H resident, C the only dirty anonymous page:
-  //   C requeued [H C], VICTIM H (had A still been counted, C would have been laundered).
+  // Reclaim 2, pass 1: G is resident and clean: A requeued [G A]; G cached: VICTIM G.
+  // Reclaim 3, pass 0: only A is resident, so swap pageouts are ok; pass 0: A gets
+  //   PG_WINATCFLS, requeued; pass 1: laundered, VICTIM A.
+  // Then the same again with anonymous C (written, id 3), E (read, id 4) and file page H
+  // (id 5), to check that the dirty anonymous count followed A out:
+  // Faults C, E; reclaim 4 (pass 0): as reclaim 1, C requeued [E C]: VICTIM E.
+  // Fault H: inactive [C H]. Reclaim 5 (pass 1): C and H resident, C the only dirty
+  //   anonymous page: C requeued [H C], VICTIM H (had A still been counted, C would have
+  //   been laundered).
   // Reclaim 6: only C: VICTIM C.
   TraceBuilder b;
   b.add(1, 0, true);
@@ -850,9 +894,9 @@ TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while 
     Driver d(t, "freebsd", 8, Params{});
     d.fault(0, true);
     d.fault(1);
-    CHECK(d.reclaim(1) == std::vector<PageId>{1});
-    d.fault(2);
     CHECK(d.reclaim(1) == std::vector<PageId>{0});
+    d.fault(2);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
   }
   {
     Driver d(t, "freebsd", 8, Params{{"defer_swapspace_pageouts", true}});
@@ -869,6 +913,29 @@ TEST_CASE("freebsd: defer_swapspace_pageouts keeps a dirty anonymous page while 
     CHECK(d.reclaim(1) == std::vector<PageId>{5});
     CHECK(d.reclaim(1) == std::vector<PageId>{3});
   }
+}
+
+TEST_CASE("freebsd: with defer_swapspace_pageouts, a daemon that cannot progress pages out") {
+  // pageout_algorithm=1, defer, 8 frames (v_inactive_target 2). Anonymous A, B, C written
+  // (ids 0-2), D read (id 3, clean). Lists head..tail.
+  // Faults: active [A B C D], act 5, PG_REFERENCED, young.
+  // Reclaim, pass 0: inactive empty. Active scan (1 + 2): each has 2 references: act 10.
+  //   Pass 1: the active scan deactivates A, B and C at their first unreferenced scan, and
+  //   page_shortage is met before D: inactive [A B C]. Pass 2: D, clean, is resident, so
+  //   swap pageouts are not ok: A, B, C, dirty anonymous, are requeued as they were. The
+  //   active scan: 1 + 2 - 3 = 0, it does not run. Nothing changed: every later scan would be
+  //   the same, and in the kernel free memory would fall below v_free_min
+  //   (vm_page_count_min()), which makes swap pageouts ok. Pass 3: A laundered, VICTIM A.
+  TraceBuilder b;
+  for (std::uint64_t p : {0u, 1u, 2u}) b.add(1, p, true);
+  b.add(1, 3, false);
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 8, Params{{"defer_swapspace_pageouts", true}, {"pageout_algorithm", 1}});
+  for (PageId p : {0u, 1u, 2u}) d.fault(p, true);
+  d.fault(3);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(probe_freebsd(d.policy(), 3) == freebsd_state(0, false, false, 10));
+  CHECK(probe_freebsd(d.policy(), 1) == freebsd_state(1, false, false, 9));
 }
 
 TEST_CASE("freebsd: a file page read once leaves before an active anonymous page (use-once)") {
@@ -999,6 +1066,110 @@ TEST_CASE("freebsd: swap readahead pages are deactivated, the faulting page acti
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
   CHECK(d.reclaim(1) == std::vector<PageId>{2});
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
+}
+
+TEST_CASE("freebsd: the active scan follows every inactive scan; the pass counts every scan") {
+  // vm_pageout_scan runs the active scan after the inactive scan whether or not that found
+  // enough, with page_shortage = the victims still wanted + v_inactive_target - the inactive
+  // pages, signed; vm_pageout's pass counts every scan of a wakeup, an empty inactive queue or
+  // not.
+  SUBCASE("an inactive queue above its target cancels the active scan") {
+    // pageout_algorithm=1, 8 frames (v_inactive_target 2). Anonymous A (read, id 0); file
+    // pages W1..W4 written (ids 1-4). Lists head..tail.
+    // Fault A: active [A], act 5, PG_REFERENCED, young. Faults W1..W4: inactive [W1..W4],
+    //   dirty.
+    // Reclaim, pass 0: W1..W4 dirty: PG_WINATCFLS, requeued; no victim. Active scan:
+    //   page_shortage 1 + 2 - 4 = -1: none (clamped at 0 it would be 1, and A would be
+    //   scanned: act 5 + 3 + 2 = 10, PG_REFERENCED cleared). Pass 1: W1 laundered, VICTIM
+    //   W1. Active scan: 0 + 2 - 3 < 0: none. A is as its fault left it.
+    TraceBuilder b;
+    b.add(1, 0, false);
+    for (std::uint64_t p : {1u, 2u, 3u, 4u}) b.add(1, p, true, PageKind::kFile);
+    const Trace t = std::move(b).build();
+    Driver d(t, "freebsd", 8, Params{{"pageout_algorithm", 1}});
+    d.fault(0);
+    for (PageId p : {1u, 2u, 3u, 4u}) d.fault(p, true);
+    CHECK(d.reclaim(1) == std::vector<PageId>{1});
+    CHECK(probe_freebsd(d.policy(), 0) == kFaultedAnon);
+  }
+  SUBCASE("an active scan after a reclaim that found enough tells pages apart") {
+    // 8 frames (v_inactive_target 2). File page F (id 0), anonymous 1, 2, 3 read.
+    // Lists head..tail.
+    // Fault F: inactive [F]. Faults 1, 2: active [1 2], act 5, PG_REFERENCED, young.
+    // Reclaim 1, pass 0: F clean: VICTIM F. Active scan, page_shortage 0 + 2 - 0 = 2: pages
+    //   1 and 2 have 2 references each: act 10, requeued.
+    // Fault 3: active [1 2 3], act 5, PG_REFERENCED, young. Touch 1: young.
+    // Reclaim 2, pass 0: inactive empty. Active scan (1 + 2): page 1 young: 10 + 3 + 1 = 14;
+    //   page 2 unreferenced: 9; page 3 PG_REFERENCED + young: 5 + 3 + 2 = 10. Pass k takes
+    //   them to 14 - k, 9 - k, 10 - k: at pass 9 page 2 reaches 0 and is deactivated. Pass 10:
+    //   page 2 clean: VICTIM 2. Active scan (0 + 2 - 0): page 1 to 4, page 3 to 0:
+    //   deactivated.
+    // (Without the active scan in reclaim 1, pages 1, 2 and 3 would all have act 10 after
+    // reclaim 2's first scan, reach 0 together, and page 1, the oldest, would go.)
+    TraceBuilder b;
+    b.add(1, 0, false, PageKind::kFile);
+    for (std::uint64_t p : {1u, 2u, 3u}) b.add(1, p, false);
+    const Trace t = std::move(b).build();
+    Driver d(t, "freebsd", 8, Params{});
+    for (PageId p : {0u, 1u, 2u}) d.fault(p);
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+    CHECK(probe_freebsd(d.policy(), 2) == freebsd_state(0, false, false, 10));
+    d.fault(3);
+    d.touch(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{2});
+    CHECK(probe_freebsd(d.policy(), 1) == freebsd_state(0, false, false, 4));
+    CHECK(probe_freebsd(d.policy(), 3) == kInactiveUnref);
+  }
+  SUBCASE("scans of an empty inactive queue count as passes") {
+    // 8 frames (v_inactive_target 2). Anonymous 0 written, 1 read.
+    // Faults 0, 1: active [0 1], act 5, PG_REFERENCED, young.
+    // Reclaim, pass 0: inactive empty. Active scan (1 + 2): both to act 10. Pass k: 10 - k;
+    //   at pass 10 both are deactivated, inactive [0 1]. Pass 11: page 0 dirty, pass != 0:
+    //   laundered, VICTIM 0.
+    // (Were the scans of the empty queue not counted, the pass would still be 0: page 0 would
+    // get PG_WINATCFLS, and page 1 would go.)
+    TraceBuilder b;
+    b.add(1, 0, true);
+    b.add(1, 1, false);
+    const Trace t = std::move(b).build();
+    Driver d(t, "freebsd", 8, Params{});
+    d.fault(0, true);
+    d.fault(1);
+    CHECK(d.reclaim(1) == std::vector<PageId>{0});
+    CHECK(probe_freebsd(d.policy(), 1) == kInactiveUnref);
+  }
+}
+
+TEST_CASE("freebsd: v_inactive_target is vm_pageout's, from the number of frames") {
+  // vm_pageout with v_page_count = v_free_count = frames (the policy's header):
+  //   8 frames:    a quarter: 2.
+  //   2048 frames: a quarter: 512.
+  //   2049 frames: v_free_min 4 + 1025 / 200 = 9; v_free_reserved 16 + 34 + 2 + 32 = 84
+  //                (vm_pageout_page_count 16 from 2000 pages); v_free_min 93;
+  //                v_free_target 2 * 93 + 84 = 270; 3 * 270 / 2 = 405.
+  //   8192 frames: v_free_min 4 + 7168 / 200 = 39; v_free_reserved 16 + 34 + 10 + 32 = 92;
+  //                v_free_min 131; v_free_target 4 * 131 + 92 = 616; 3 * 616 / 2 = 924.
+  // The target shows in whether a reclaim that frees a file page runs the active scan:
+  // anonymous A (id 0) faulted (act 5, PG_REFERENCED), then n file pages; the reclaim frees
+  // the first and leaves n - 1 inactive; page_shortage = 0 + target - (n - 1). With
+  // n - 1 = target - 1 the active scan gives A its two references (act 10); with
+  // n - 1 = target it does not run.
+  for (const auto& [frames, target] :
+       {std::pair<std::size_t, std::size_t>{8, 2}, {2048, 512}, {2049, 405}, {8192, 924}}) {
+    for (std::size_t inactive_left : {target - 1, target}) {
+      CAPTURE(frames);
+      CAPTURE(inactive_left);
+      TraceBuilder b;
+      b.add(1, 0, false);
+      for (std::uint64_t p = 1; p <= inactive_left + 1; ++p) b.add(1, p, false, PageKind::kFile);
+      const Trace t = std::move(b).build();
+      Driver d(t, "freebsd", frames, Params{});
+      for (PageId p = 0; p <= inactive_left + 1; ++p) d.fault(p);
+      CHECK(d.reclaim(1) == std::vector<PageId>{1});
+      CHECK(probe_freebsd(d.policy(), 0) ==
+            (inactive_left < target ? freebsd_state(0, false, false, 10) : kFaultedAnon));
+    }
+  }
 }
 
 TEST_CASE("freebsd: a re-read clears PG_WINATCFLS: the dirty page goes round twice again") {

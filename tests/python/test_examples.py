@@ -246,7 +246,8 @@ def test_hog_table_is_consistent(hog_example, hog_trace, hog_results, hog_rows):
 
 def test_hog_size_decides(hog_example):
     # "at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10579 and 13870
-    # (lru 18176), while active_inactive, mglru and freebsd still swap out nothing".
+    # (lru 18176), while active_inactive and mglru still swap out nothing. freebsd swaps out
+    # 764 there (none with defer_swapspace_pageouts)".
     def swap_outs(mib, policy):
         return hog_example.run(hog_example.hog_and_streams_trace(mib), policy, {})["swap_outs"]
 
@@ -254,7 +255,10 @@ def test_hog_size_decides(hog_example):
     assert (swap_outs(30, "rmap_aging"), swap_outs(30, "linux24_vscan"),
             swap_outs(30, "lru")) == (10579, 13870, 18176)
     assert swap_outs(30, "active_inactive") == swap_outs(30, "mglru") == 0
-    assert swap_outs(30, "freebsd") == 0
+    assert swap_outs(30, "freebsd") == 764
+    defer = {"defer_swapspace_pageouts": True}
+    hog30 = hog_example.hog_and_streams_trace(30)
+    assert hog_example.run(hog30, "freebsd", defer)["swap_outs"] == 0
     # "2.4.0 as it shipped (linux24_mq) ... 8516 even at 20 MiB".
     assert swap_outs(20, "linux24_mq") == 8516
 
