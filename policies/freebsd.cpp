@@ -91,6 +91,9 @@
 //   - vm_pageout_algorithm=1 (parameter pageout_algorithm=1): deactivate on the first
 //     unreferenced active scan (plain LRU-like), as the sysctl.
 //   - Laundering clusters (up to 16 adjacent dirty pages of an object) are not modelled.
+//   - maxlaunder (a pass-0 scan launders at most vm_max_launder = 32 dirty pages, and leaves
+//     the dirty pages it meets after that in place) is not modelled: it binds only when a
+//     reclaim wants more than 32 victims (the engine's high_watermark above 32).
 //
 // Process exit (free_on_exit; 5.0 exit1 -> vm_map_remove -> vm_map_delete ->
 // vm_object_deallocate -> vm_object_terminate: an anonymous object dies with its only map):
