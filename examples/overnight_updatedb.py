@@ -2,8 +2,8 @@
 updatedb streams through the page cache?
 
 Day: an editor (pid 2) writes its 3000 pages (12 MiB), then reads them 9 times. Night: the
-editor idles while updatedb (pid 1) reads 60000 file pages (240 MiB) once each. Morning: the
-editor reads its pages again. 8000 frames (32 MiB), a 2002 IDE disk, the trace order (static
+editor idles while updatedb (pid 1) reads 60000 file pages (234 MiB) once each. Morning: the
+editor reads its pages again. 8000 frames (31 MiB), a 2002 IDE disk, the trace order (static
 schedule: day, night, morning), swap readahead of 8 slots (the default).
 
 The editor's pages fit in memory with room to spare; only the stream, whose pages are never
