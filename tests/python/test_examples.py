@@ -383,6 +383,22 @@ def test_big_compile_readahead_and_swap_before_the_collection(compile_example, c
             assert before["swap_outs"] == 62879
 
 
+def test_read_priority_prose(capsys):
+    # README: "61 more seeks than fifo (62 more than elevator, the default), 20% more seek
+    # distance, 0.7 s more disk time, 7% later end. `seek_s` is the part of the disk's busy
+    # time spent seeking and waiting for the platter: all of the 0.7 s."
+    example = load_example("read_priority_seeks.py")
+    capsys.readouterr()
+    rows = {row[0]: row for row in example.rows}
+    fifo, elevator, prio = rows["fifo"], rows["elevator"], rows["read_priority"]
+    assert fifo[2:4] == elevator[2:4] == prio[2:4] == (702, 2560)  # "The paging is the same"
+    assert (prio[6] - fifo[6], prio[6] - elevator[6]) == (61, 62)
+    assert round(prio[7] / fifo[7] - 1, 2) == 0.20
+    assert round(prio[8] - fifo[8], 1) == 0.7
+    assert round(prio[1] / fifo[1] - 1, 2) == 0.07
+    assert round(prio[9] - fifo[9], 3) == round(prio[8] - fifo[8], 3)
+
+
 def test_read_priority_vmstat_splits_the_disks_time(capsys):
     # README: the same run with interval_ns=2 s. Every swap-out happens in the first interval,
     # process 1 is done at once, and the disk writes its queue for about two seconds while it
