@@ -6,6 +6,7 @@ CLOCK written from the textbook, and their swap-outs and major faults must equal
 the ratios must be those numbers divided by the bracket, and the bracket must bracket.
 """
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -88,6 +89,24 @@ def test_ratios_are_the_counts_over_the_bracket(headline):
         assert r.ratio_to_lower_bound == pytest.approx(r.swap_outs / r.lower_bound)
     best = df.ratio_to_best.min()
     assert ("holds" in verdict) == (1.25 <= best <= 1.75)
+
+
+def test_readme_shows_the_demo(headline):
+    """The README's first block is the demo's output at its defaults, and its prose the same
+    figures."""
+    trace, frames, df, verdict = headline
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    shown = readme[readme.index("$ python3 -m pagesim demo\n"):].splitlines()
+    expected = [f"qsbench -m 32 -p 1 -s 1: {len(trace)} page accesses, {trace.num_pages} pages; "
+                f"memory {frames} frames = array / 1.5; demand paging", ""]
+    expected += demo.format_table(df).splitlines() + ["", verdict]
+    assert shown[1:1 + len(expected)] == expected
+    # "the claim holds for the best real policy (rmap_aging, 1.63x; clock 1.67x) while LRU and
+    # active_inactive are nearer 2x".
+    ratio = df.set_index("policy").ratio_to_best.round(2)
+    assert ratio.idxmin() == "rmap_aging"
+    assert (ratio["rmap_aging"], ratio["clock"]) == (1.63, 1.67)
+    assert ratio["lru"] > 1.75 and ratio["active_inactive"] > 1.75
 
 
 def test_demo_prints_the_table_and_writes_the_plot(tmp_path, capsys):
