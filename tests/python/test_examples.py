@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import pagesim
@@ -381,6 +382,46 @@ def test_big_compile_readahead_and_swap_before_the_collection(compile_example, c
         assert before["swap_outs"] >= 65548 - compile_example.FRAMES == 49164, policy
         if policy == "lru":
             assert before["swap_outs"] == 62879
+
+
+def test_kbuild_prose():
+    """What the README says of examples/kbuild_exits.py around its table."""
+    example = load_example("kbuild_exits.py")
+    trace = pagesim.generate("kbuild", seed=1)
+    rows = {(row[0], row[1]): row for row in example.exits_table(trace)}
+    sleep = [row for row in rows.values() if row[1] == "sleep"]
+    # "With exits ... nothing is swapped, and the 64 jobs are done after 64 ms."
+    for policy in example.POLICIES:
+        assert rows[policy, "exit"][4:6] == (0, 0) and round(rows[policy, "exit"][6], 3) == 0.064
+    # "the dead jobs' dirty heaps (99,491 pages in all, 25 times memory)"
+    owners = np.asarray(trace.proc_pids)[np.asarray(trace.page_procs)]
+    heap_pages = int((owners != 0).sum())
+    assert heap_pages == 99491 and round(heap_pages / example.FRAMES) == 25
+    # "109-145 thousand swap-outs, 4-24 thousand swap-ins"
+    assert (round(min(r[5] for r in sleep), -3), round(max(r[5] for r in sleep), -3)) == (
+        109000, 145000)
+    assert (round(min(r[4] for r in sleep), -3), round(max(r[4] for r in sleep), -3)) == (
+        4000, 24000)
+    # "from the sixth job on (lru; the fourth for arc) jobs wait (51 of the 64 under lru, 61
+    # under arc)"
+    for policy, first, waiting in (("lru", 5, 51), ("arc", 3, 61)):
+        r = pagesim.simulate(trace, policy, frames=example.FRAMES, device="hdd-2002",
+                             interval_ns=0)
+        jobs = sorted((p for p in r.per_process_time if p["pid"] != 0), key=lambda p: p["pid"])
+        waits = [p["iowait_ns"] > 0 for p in jobs]
+        assert (len(jobs), waits.index(True), sum(waits)) == (64, first, waiting), policy
+    # "the last one ends after 138 s (lru) to 693 s (arc)"
+    jobs_s = {r[0]: round(r[6]) for r in sleep}
+    assert (jobs_s["lru"], jobs_s["arc"]) == (138, 693)
+    assert min(jobs_s.values()) == 138 and max(jobs_s.values()) == 693
+    # "38% more file reads for active_inactive, 33% for mglru, 0.4% for lru, 0.6% for clock,
+    # 0.5% fewer for arc), and the run takes 10-56% longer"
+    more_reads = {p: round(100 * (rows[p, "sleep"][3] / rows[p, "exit"][3] - 1), 1)
+                  for p in example.POLICIES}
+    assert more_reads == {"active_inactive": 38.0, "mglru": 33.4, "lru": 0.4, "clock": 0.6,
+                          "arc": -0.5}
+    longer = [rows[p, "sleep"][7] / rows[p, "exit"][7] - 1 for p in example.POLICIES]
+    assert (round(100 * min(longer)), round(100 * max(longer))) == (10, 56)
 
 
 def test_read_priority_prose(capsys):
