@@ -542,6 +542,15 @@ def test_an_error_in_a_trace_whose_name_chose_its_format_says_so(tmp_path):
     with pytest.raises(pagesim.TraceFormatError) as e:
         pagesim.load(tmp_path / "bare")
     assert str(e.value).endswith("after the label, got 'zz'")
+    # A lackey log named as a native trace: the native reader's error, and the note.
+    (tmp_path / "log.pgt").write_text("==7== Lackey, an example tool\n I  04016b0,3\n L  1ffefffd18,8\n")
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(tmp_path / "log.pgt")
+    assert str(e.value) == (
+        f"{tmp_path / 'log.pgt'}: byte 0: wrong magic number: expected 'PGSIMTRC' (a pagesim native trace) "
+        "(read as native because of the file's name; its first lines read as lackey: name the format, "
+        "lackey, to read it as that)")
+    assert accesses(pagesim.load(tmp_path / "log.pgt", format="lackey")) == [(0x1ffefff, 0)]  # a load
 
 
 def test_din_and_pinatrace_lossy_writes_errors_and_cli(tmp_path):

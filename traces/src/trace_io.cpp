@@ -236,32 +236,44 @@ bool reads_as(std::string_view lines, TraceFormat format, const ReadOptions& opt
   }
 }
 
-// stream_from on an opened trace. When the file's name chose the format and its first lines
-// read as another, an error says so: a file named pinatrace.out that holds text is read as
+// `e`, a format error in a trace whose file's name chose the format, with a note when its
+// first lines read as another: a file named pinatrace.out that holds text is read as
 // pinatrace, which the error alone would not tell.
+TraceFormatError noted_by_content(const TraceFormatError& e, TraceFormat named,
+                                  const std::string& head, const ReadOptions& options) {
+  // The format the first lines suggest, if they read as it (the whole ones of the head).
+  const TraceFormat suggested = sniff(head);
+  if (head.empty() || suggested == TraceFormat::kAuto || suggested == named ||
+      !reads_as(std::string_view(head).substr(0, head.rfind('\n') + 1), suggested, options))
+    return e;
+  const std::string content = format_name(suggested);
+  return e.noted("(read as " + std::string(format_name(named)) +
+                 " because of the file's name; its first lines read as " + content +
+                 ": name the format, " + content + ", to read it as that)");
+}
+
+// stream_from on an opened trace; noted_by_content on its errors.
 std::uint64_t stream_opened(OpenedTrace opened, const ReadOptions& options, AccessSink& sink) {
+  const std::string head = std::move(opened.named_head);
   try {
     return stream_from(std::move(opened.source), opened.format, options, sink);
   } catch (const TraceFormatError& e) {
-    // The format the first lines suggest, if they read as it (the whole ones of the head).
-    const std::string& head = opened.named_head;
-    const TraceFormat suggested = sniff(head);
-    if (head.empty() || suggested == TraceFormat::kAuto || suggested == opened.format ||
-        !reads_as(std::string_view(head).substr(0, head.rfind('\n') + 1), suggested, options))
-      throw;
-    const std::string content = format_name(suggested);
-    throw e.noted("(read as " + std::string(format_name(opened.format)) +
-                  " because of the file's name; its first lines read as " + content +
-                  ": name the format, " + content + ", to read it as that)");
+    throw noted_by_content(e, opened.format, head, options);
   }
 }
 
-// A native trace: mapped by read_native if it can be, else read from the source already open.
-Trace native_from(OpenedTrace opened, const std::string& path) {
-  if (!detail::mappable(*opened.source, path))
-    return detail::parse_native_decompressed(*opened.source, std::string(), path);
-  opened.source.reset();
-  return read_native(path);
+// A native trace: mapped by read_native if it can be, else read from the source already open;
+// noted_by_content on its errors.
+Trace native_from(OpenedTrace opened, const std::string& path, const ReadOptions& options) {
+  const std::string head = std::move(opened.named_head);
+  try {
+    if (!detail::mappable(*opened.source, path))
+      return detail::parse_native_decompressed(*opened.source, std::string(), path);
+    opened.source.reset();
+    return read_native(path);
+  } catch (const TraceFormatError& e) {
+    throw noted_by_content(e, TraceFormat::kNative, head, options);
+  }
 }
 
 }  // namespace
@@ -273,7 +285,7 @@ TraceFormat detect_format(const std::string& path) {
 std::uint64_t stream_trace(const std::string& path, const ReadOptions& options, AccessSink& sink) {
   OpenedTrace opened = open_trace(path, options);
   if (opened.format == TraceFormat::kNative) {
-    const Trace t = native_from(std::move(opened), path);
+    const Trace t = native_from(std::move(opened), path, options);
     sink.set_page_size(t.page_size());
     for (std::size_t i = 0; i < t.size(); ++i) {
       const PageId p = t.page(i);
@@ -288,7 +300,7 @@ Trace read_trace(const std::string& path, const ReadOptions& options, TraceForma
   detail::page_shift(options.page_size_or_default());
   OpenedTrace opened = open_trace(path, options);
   if (format_read) *format_read = opened.format;
-  if (opened.format == TraceFormat::kNative) return native_from(std::move(opened), path);
+  if (opened.format == TraceFormat::kNative) return native_from(std::move(opened), path, options);
   BuilderSink sink(options.page_size_or_default(), path);
   stream_opened(std::move(opened), options, sink);
   return std::move(sink).build();
@@ -507,7 +519,7 @@ std::string convert_trace(const std::string& in, const std::string& out, const R
   if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
   OpenedTrace opened = open_trace(in, options);
   if (opened.format == TraceFormat::kNative)
-    return write_trace(native_from(std::move(opened), in), out, out_format);
+    return write_trace(native_from(std::move(opened), in, options), out, out_format);
   if (out_format == TraceFormat::kNative) {
     NativeWriter writer(out, options.page_size_or_default(), in);
     stream_opened(std::move(opened), options, writer);
