@@ -551,6 +551,14 @@ def test_an_error_in_a_trace_whose_name_chose_its_format_says_so(tmp_path):
         "(read as native because of the file's name; its first lines read as lackey: name the format, "
         "lackey, to read it as that)")
     assert accesses(pagesim.load(tmp_path / "log.pgt", format="lackey")) == [(0x1ffefff, 0)]  # a load
+    # Binary oracleGeneral records named as traceConv --output-txt names its text.
+    (tmp_path / "w.oracleGeneral.txt").write_bytes(oracle_records((1, 5, 4096, -1), (2, 6, 4096, -1)))
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(tmp_path / "w.oracleGeneral.txt")
+    assert str(e.value).endswith(
+        "(read as text because of the file's name; its first bytes read as oracle: name the format, "
+        "oracle, to read it as that)")
+    assert pagesim.load(tmp_path / "w.oracleGeneral.txt", format="oracle").num_accesses == 2
 
 
 def test_din_and_pinatrace_lossy_writes_errors_and_cli(tmp_path):

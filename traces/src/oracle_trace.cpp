@@ -18,7 +18,7 @@
 namespace pagesim::detail {
 
 std::uint64_t stream_oracle_general(ByteSource& in, const ReadOptions& options, AccessSink& sink) {
-  constexpr std::size_t kRecord = 24;
+  constexpr std::size_t kRecord = kOracleRecordBytes;
   std::vector<char> buffer(kRecord * 8192);
   std::uint64_t index = 0;  // records read
   std::uint64_t count = 0;  // accesses delivered

@@ -1,6 +1,7 @@
 #pragma once
 // Streaming readers behind read_trace/stream_trace. Each delivers accesses to the sink, throws
 // TraceFormatError on bad input (including a file without accesses) and returns the count.
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -15,6 +16,8 @@ namespace pagesim::detail {
 std::uint64_t stream_text(LineReader& in, const ReadOptions& options, AccessSink& sink);
 std::uint64_t stream_lackey(LineReader& in, const ReadOptions& options, AccessSink& sink);
 std::uint64_t stream_csv(LineReader& in, const ReadOptions& options, AccessSink& sink);
+// libCacheSim's oracleGeneral: packed little-endian records of this many bytes.
+inline constexpr std::size_t kOracleRecordBytes = 24;
 std::uint64_t stream_oracle_general(ByteSource& in, const ReadOptions& options, AccessSink& sink);
 std::uint64_t stream_din(LineReader& in, const ReadOptions& options, AccessSink& sink);
 std::uint64_t stream_pinatrace(LineReader& in, const ReadOptions& options, AccessSink& sink);

@@ -178,6 +178,9 @@ struct OpenedTrace {
   // When the file's name chose the format: its first 4 KiB, for the note on an error
   // (stream_opened); else empty.
   std::string named_head;
+  // A text file's name that also names oracleGeneral (NAME.oracleGeneral.txt): binary records
+  // in it are worth a note.
+  bool named_oracle = false;
 };
 
 // Opens `path` once (a pipe cannot be opened twice) and settles its format: `format`, or for
@@ -195,7 +198,10 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
     if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(path);
   }
-  return {format, with_head(std::move(head), std::move(source)), std::move(named_head)};
+  const bool named_oracle = !named_head.empty() && format == TraceFormat::kText &&
+                            lower(path).find("oraclegeneral") != std::string::npos;
+  return {format, with_head(std::move(head), std::move(source)), std::move(named_head),
+          named_oracle};
 }
 
 // Refuses a read option that `format` does not read, which would otherwise be ignored.
@@ -239,16 +245,27 @@ bool reads_as(std::string_view lines, TraceFormat format, const ReadOptions& opt
 // `e`, a format error in a trace whose file's name chose the format, with a note when its
 // first lines read as another: a file named pinatrace.out that holds text is read as
 // pinatrace, which the error alone would not tell.
+// A binary head in a file whose name also names oracleGeneral gets a note when its whole
+// records read as oracleGeneral.
 TraceFormatError noted_by_content(const TraceFormatError& e, TraceFormat named,
-                                  const std::string& head, const ReadOptions& options) {
-  // The format the first lines suggest, if they read as it (the whole ones of the head).
-  const TraceFormat suggested = sniff(head);
-  if (head.empty() || suggested == TraceFormat::kAuto || suggested == named ||
-      !reads_as(std::string_view(head).substr(0, head.rfind('\n') + 1), suggested, options))
+                                  const std::string& head, bool named_oracle,
+                                  const ReadOptions& options) {
+  if (head.empty()) return e;
+  TraceFormat suggested = sniff(head);
+  std::string_view whole = std::string_view(head).substr(0, head.rfind('\n') + 1);
+  std::string what = "lines";
+  if (suggested == TraceFormat::kAuto && named_oracle) {
+    suggested = TraceFormat::kOracleGeneral;
+    whole =
+        std::string_view(head).substr(0, head.size() - head.size() % detail::kOracleRecordBytes);
+    what = "bytes";
+  }
+  if (suggested == TraceFormat::kAuto || suggested == named || whole.empty() ||
+      !reads_as(whole, suggested, options))
     return e;
   const std::string content = format_name(suggested);
   return e.noted("(read as " + std::string(format_name(named)) +
-                 " because of the file's name; its first lines read as " + content +
+                 " because of the file's name; its first " + what + " read as " + content +
                  ": name the format, " + content + ", to read it as that)");
 }
 
@@ -258,7 +275,7 @@ std::uint64_t stream_opened(OpenedTrace opened, const ReadOptions& options, Acce
   try {
     return stream_from(std::move(opened.source), opened.format, options, sink);
   } catch (const TraceFormatError& e) {
-    throw noted_by_content(e, opened.format, head, options);
+    throw noted_by_content(e, opened.format, head, opened.named_oracle, options);
   }
 }
 
@@ -272,7 +289,7 @@ Trace native_from(OpenedTrace opened, const std::string& path, const ReadOptions
     opened.source.reset();
     return read_native(path);
   } catch (const TraceFormatError& e) {
-    throw noted_by_content(e, TraceFormat::kNative, head, options);
+    throw noted_by_content(e, TraceFormat::kNative, head, false, options);
   }
 }
 
