@@ -517,45 +517,40 @@ def test_din_and_pinatrace_load_detect_and_round_trip(tmp_path):
     assert (tmp_path / "r.pinatrace").read_text() == "0x0: R 0x1000\n0x0: W 0x70f60000\n0x0: R 0x2000\n#eof\n"
 
 
+def load_error(path, **options):
+    """The message of the TraceFormatError that loading `path` raises."""
+    with pytest.raises(pagesim.TraceFormatError) as e:
+        pagesim.load(path, **options)
+    return str(e.value)
+
+
 def test_an_error_in_a_trace_whose_name_chose_its_format_says_so(tmp_path):
     # Text in a file named as Pin names its output: read as pinatrace, and the error says why.
     (tmp_path / "pinatrace.out").write_text("R 1000\n")
-    with pytest.raises(pagesim.TraceFormatError) as e:
-        pagesim.load(tmp_path / "pinatrace.out")
-    assert str(e.value) == (
+    assert load_error(tmp_path / "pinatrace.out") == (
         f"{tmp_path / 'pinatrace.out'}:1: expected a pinatrace line 'IP: R ADDRESS' or 'IP: W ADDRESS' "
         "(IP and ADDRESS hexadecimal), got 'R 1000' (read as pinatrace because of the file's name; its "
         "first lines read as text: name the format, text, to read it as that)")
     # Text's R 1000 reads byte 1000 (decimal): page 0.
     assert accesses(pagesim.load(tmp_path / "pinatrace.out", format="text")) == [(0, 0)]
     # Named, or chosen by the content: the error alone.
-    with pytest.raises(pagesim.TraceFormatError) as e:
-        pagesim.load(tmp_path / "pinatrace.out", format="pinatrace")
-    assert str(e.value).endswith("got 'R 1000'")
+    assert load_error(tmp_path / "pinatrace.out", format="pinatrace").endswith("got 'R 1000'")
     # A din file whose first line has a typo looks like text to the format detection, but
     # does not read as text: no note.
     (tmp_path / "typo.din").write_text("0 7g\n1 2000\n")
-    with pytest.raises(pagesim.TraceFormatError) as e:
-        pagesim.load(tmp_path / "typo.din")
-    assert str(e.value).endswith("after the label, got '7g'")
+    assert load_error(tmp_path / "typo.din").endswith("after the label, got '7g'")
     (tmp_path / "bare").write_text("0 1000\n1 zz\n")
-    with pytest.raises(pagesim.TraceFormatError) as e:
-        pagesim.load(tmp_path / "bare")
-    assert str(e.value).endswith("after the label, got 'zz'")
+    assert load_error(tmp_path / "bare").endswith("after the label, got 'zz'")
     # A lackey log named as a native trace: the native reader's error, and the note.
     (tmp_path / "log.pgt").write_text("==7== Lackey, an example tool\n I  04016b0,3\n L  1ffefffd18,8\n")
-    with pytest.raises(pagesim.TraceFormatError) as e:
-        pagesim.load(tmp_path / "log.pgt")
-    assert str(e.value) == (
+    assert load_error(tmp_path / "log.pgt") == (
         f"{tmp_path / 'log.pgt'}: byte 0: wrong magic number: expected 'PGSIMTRC' (a pagesim native trace) "
         "(read as native because of the file's name; its first lines read as lackey: name the format, "
         "lackey, to read it as that)")
     assert accesses(pagesim.load(tmp_path / "log.pgt", format="lackey")) == [(0x1ffefff, 0)]  # a load
     # Binary oracleGeneral records named as traceConv --output-txt names its text.
     (tmp_path / "w.oracleGeneral.txt").write_bytes(oracle_records((1, 5, 4096, -1), (2, 6, 4096, -1)))
-    with pytest.raises(pagesim.TraceFormatError) as e:
-        pagesim.load(tmp_path / "w.oracleGeneral.txt")
-    assert str(e.value).endswith(
+    assert load_error(tmp_path / "w.oracleGeneral.txt").endswith(
         "(read as text because of the file's name; its first bytes read as oracle: name the format, "
         "oracle, to read it as that)")
     assert pagesim.load(tmp_path / "w.oracleGeneral.txt", format="oracle").num_accesses == 2
