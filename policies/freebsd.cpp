@@ -19,7 +19,13 @@
 // active queue, act_count = ACT_INIT, so the first active scan counts two references, the
 // flag and the young bit the access left. The pages a swap-in reads around the faulting one
 // (swap readahead) are deactivated instead (swp_pager_async_iodone, beside on_fault): inactive
-// tail, act_count 0, unreferenced until the process touches them.
+// tail, act_count 0, unreferenced until the process touches them. Their first touch is a hit
+// (the pte young bit), as if the fault had mapped them: vm_fault's pmap_prefault (i386
+// pmap.c) maps the resident, valid, unbusied pages of the object up to PFBAK = PFFOR = 4
+// pages either side of the faulting address. A page it did not map would take a soft
+// vm_fault at its first touch (PG_REFERENCED, vm_page_activate). The engine's readahead
+// window is Linux's, neighbouring swap slots, not the object's neighbouring pages, so which
+// of them FreeBSD would have prefaulted is not known here; all are taken as mapped.
 // File pages are used through read()/write(), that is through the buffer cache; their pte
 // young bit is ignored. A faulted file page enters the inactive queue at the tail with
 // act_count 0, PG_REFERENCED and PG_WINATCFLS clear, where the buffer cache leaves it (the
@@ -189,6 +195,7 @@ class FreeBsd final : public Policy {
     activate(p);
   }
 
+  void on_evict(PageId p, PageTableView) override { forget(p); }
   void on_free(PageId p, PageTableView) override { forget(p); }
 
   // Test hook (probe_freebsd): -1 not resident; else the queue (0 active, 1 inactive)
@@ -397,8 +404,14 @@ class FreeBsd final : public Policy {
     return true;
   }
 
+  // The victim leaves its queue, but stays counted in dirty_anon_resident_ until on_evict: it
+  // is resident until the reclaim ends, and vm_page_count_min() does not change while the scan
+  // goes on (a laundered page is not free until its write completes), so a reclaim of several
+  // victims pages out as many dirty anonymous pages as it needs.
   void evict(PageId p, VictimList& out) {
-    forget(p);
+    lists_.remove(p);
+    flags_[p] &= kDirtyAnon;
+    act_count_[p] = 0;
     out.push_back(p);
   }
 

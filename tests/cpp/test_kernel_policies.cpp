@@ -91,6 +91,7 @@ class Driver {
     return out;
   }
   const Policy& policy() const { return *policy_; }
+  std::uint64_t scanned() const { return scanned_; }  // count_scanned's, victims aside
 
  private:
   void bring_in(PageId p, int bits, const Access& a) {
@@ -936,6 +937,37 @@ TEST_CASE("freebsd: with defer_swapspace_pageouts, a daemon that cannot progress
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
   CHECK(probe_freebsd(d.policy(), 3) == freebsd_state(0, false, false, 10));
   CHECK(probe_freebsd(d.policy(), 1) == freebsd_state(1, false, false, 9));
+}
+
+TEST_CASE("freebsd: with defer_swapspace_pageouts, a batch reclaim launders all it wants") {
+  // vm_page_count_min() (here: every resident page a dirty anonymous page) does not change
+  // while a reclaim launders: a laundered page is not free until its write completes.
+  // pageout_algorithm=1, defer, 8 frames (v_inactive_target 2). Anonymous A, B, C, D written
+  // (ids 0-3). Lists head..tail; "scanned" counts the scans that keep a page (count_scanned).
+  // Faults A, B: active [A B], act 5, PG_REFERENCED, young.
+  // Reclaim 1 (1 victim), pass 0: inactive empty. Active scan (1 + 2): A, B have 2 references
+  //   each, act 10; 2 scanned. Pass 1: the active scan deactivates both (act 9), inactive
+  //   [A B]; 2 scanned. Pass 2: every resident page is dirty anonymous: A laundered, VICTIM A.
+  //   The pass ended at 2: the next reclaim starts at 1.
+  // Faults C, D: active [C D], act 5, PG_REFERENCED, young.
+  // Reclaim 2 (2 victims), pass 1: B, C, D resident, all dirty anonymous: B laundered, VICTIM
+  //   B. Active scan (1 + 2 - 0): C, D to act 10; 2 scanned. Pass 2: inactive empty; the
+  //   active scan deactivates C and D; 2 scanned. Pass 3: B, chosen, is still resident and
+  //   dirty: swap pageouts are still ok: C laundered, VICTIM C. D is left inactive.
+  // 8 scanned in all. (Had B left the dirty anonymous count when chosen, pass 3 would have
+  // deferred C and D, found itself stuck, and laundered C at pass 4: 10 scanned.)
+  TraceBuilder b;
+  for (std::uint64_t p : {0u, 1u, 2u, 3u}) b.add(1, p, true);
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 8, Params{{"defer_swapspace_pageouts", true}, {"pageout_algorithm", 1}});
+  d.fault(0, true);
+  d.fault(1, true);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  d.fault(2, true);
+  d.fault(3, true);
+  CHECK(d.reclaim(2) == std::vector<PageId>{1, 2});
+  CHECK(d.scanned() == 8);
+  CHECK(probe_freebsd(d.policy(), 3) == freebsd_state(1, false, false, 9));
 }
 
 TEST_CASE("freebsd: a file page read once leaves before an active anonymous page (use-once)") {
