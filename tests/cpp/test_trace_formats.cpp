@@ -239,6 +239,9 @@ TEST_CASE("a hand-written pinatrace file gives the expected page accesses") {
   // Windows' %p prints upper-case hex without 0x.
   CHECK(accesses_of(parse_trace("0000000140001000: W 000000000012FF08\n#eof\n", {})) ==
         "1 W 303\n");
+  // glibc's %p prints a null data address as (nil): address 0, page 0.
+  CHECK(accesses_of(parse_trace("0x401000: R (nil)\n0x401004: W 0x2000\n#eof\n",
+                                as(TraceFormat::kPinatrace))) == "1 R 0\n1 W 2\n");
 }
 
 TEST_CASE("din and pinatrace round trips: the writers' exact lines and the same accesses back") {

@@ -6,7 +6,8 @@
 //   0x7f1c2a1b4e50: R 0x7f1c2a3c6e70
 //   #eof
 //
-// The instruction address is checked and ignored. A file without "#eof" (the tool was killed
+// The instruction address is checked and ignored; a null data address, which %p prints as
+// "(nil)", is address 0. A file without "#eof" (the tool was killed
 // before Fini) is read to its end, but for a last line without a newline: the tool was killed
 // while writing it, and its address may be cut short. A line after "#eof" is an error.
 #include "pagesim/error.hpp"
@@ -29,8 +30,12 @@ std::string parse_pinatrace_line(std::string_view line, PinatraceLine& out) {
   }
   if (op != "R" && op != "W")
     return "expected R or W after the instruction address, got " + quoted_or_nothing(op);
-  if (!parse_hex(address, out.address))
+  // glibc's %p prints a null pointer as "(nil)".
+  if (address == "(nil)") {
+    out.address = 0;
+  } else if (!parse_hex(address, out.address)) {
     return "expected a hexadecimal address (at most 64 bits), got " + quoted_or_nothing(address);
+  }
   if (!extra.empty()) return "expected the line to end after the address, got " + quoted(extra);
   out.write = op == "W";
   return "";
