@@ -243,9 +243,12 @@ void Engine::plan_exits() {
     if (trace_.page_kind(p) == PageKind::kAnon) exit_pages_[next[trace_.page_proc(p)]++] = p;
   }
   // The static order: each process exits after its last access, unless that is the trace's.
+  // A process without accesses (Trace::from_columns allows one) never runs, so never exits:
+  // last_accesses gives it index 0, where run_static expects one exit at most.
+  const std::vector<std::size_t> first = trace_.first_accesses();
   const std::vector<std::size_t> last = trace_.last_accesses();
   for (ProcId q = 0; q < np; ++q) {
-    if (last[q] + 1 < trace_.size()) exits_.emplace_back(last[q], q);
+    if (first[q] < trace_.size() && last[q] + 1 < trace_.size()) exits_.emplace_back(last[q], q);
   }
   std::sort(exits_.begin(), exits_.end());
 }

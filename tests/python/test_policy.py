@@ -240,6 +240,20 @@ def test_free_on_exit_reaches_on_free_of_a_python_policy(schedule):
         pagesim.simulate(t, Fifo(), frames=10, free_on_exit=True, schedule=schedule)
 
 
+def test_a_process_without_accesses_does_not_stop_the_exits_of_the_others():
+    # from_columns allows a process that owns a page and never runs (process 1, page 1).
+    # Pages 0 (process 0), 2 and 3 (process 3), 4 and 5 (process 2); accesses 0 2 3 4 5, 3
+    # frames, trace order, exits: 0 exits after #0 (page 0 freed), 3 after #2 (pages 2, 3
+    # freed), so 4 and 5 find free frames: no eviction. Without process 1 the same.
+    def evictions(page_procs):
+        t = pagesim.Trace.from_columns(np.array([0, 2, 3, 4, 5], np.uint32), np.zeros(5, np.uint8),
+                                       page_procs=np.array(page_procs, np.uint32))
+        r = pagesim.simulate(t, "lru", frames=3, free_on_exit=True, **pagesim.textbook())
+        return r.counters["evictions"]
+
+    assert evictions([0, 1, 3, 3, 2, 2]) == evictions([0, 2, 1, 1, 2, 2]) == 0
+
+
 def test_readahead_pages_and_the_incoming_page_reach_a_python_policy():
     # Each on_fault is a demand fault or a readahead page (Access.readahead) brought in by the
     # fault of access #index; select_victims sees the page whose fault asks for room.
