@@ -122,6 +122,10 @@
 //     engine's default readahead); no slab, dcache or icache.
 //   - generic_file_readahead's drop_behind (deactivating the pages behind a sequential
 //     read) is not modelled.
+//   - swapin_readahead's read_swap_cache_async looks up every valid slot of the window, and
+//     __find_page_nolock ages up a page it finds in the swap cache (age_page_up: +3, back
+//     to the active list from age 0); the engine tells the policy only of the pages it reads,
+//     so a resident swap-cache page in the window is not aged up.
 //   - An anonymous page first touched by a read maps the shared zero page in 2.4.0; here it
 //     has a frame of its own, clean, and its unmap frees it (drop_pte).
 //   - mm ties in swap_out go to the lowest process index; exits (free_on_exit) drop each
@@ -211,7 +215,9 @@ class Linux24Mq final : public Policy {
 
   void on_free(PageId p, PageTableView view) override {
     ensure_mms(view);
-    if (view.resident(p)) page_freed();  // a swapped-out page only frees its swap entry
+    // A swapped-out page only frees its swap entry; one drop_pte freed (on the free list here)
+    // was counted then: zap_pte_range skips its cleared pte (if (pte_none(page)) continue;).
+    if (view.resident(p) && !lists_.contains(kFreed, p)) page_freed();
     free_page(p, view);
   }
 
@@ -238,8 +244,9 @@ class Linux24Mq final : public Policy {
 
   // Test hook (probe_linux24_mq): age + 256 * list (0 active, 1 inactive_dirty,
   // 2 inactive_clean, 3 freed, 4 none: a mapped anonymous page never unmapped) + 2048 if
-  // mapped + 4096 if laundered; -1 when not resident.
+  // mapped + 4096 if laundered; -1 when not resident. probe(kNoPage): memory_pressure.
   std::int64_t probe(PageId p) const {
+    if (p == kNoPage) return static_cast<std::int64_t>(memory_pressure_);
     std::int64_t list = lists_.list_of(p);
     if (list == PageLists::kNone) {
       if (!mapped_[p]) return -1;

@@ -80,6 +80,12 @@ class Driver {
   // Sets the pte young bit without an on_hit call (a mapped page touched by the CPU).
   void young(PageId p) { bits_[p].set(page_bits::kReferenced); }
   void tick() { policy_->on_tick(now_ += 1'000'000'000, view()); }
+  // Its process exits: on_free while the view still shows the page, as the engine does.
+  void free(PageId p) {
+    policy_->on_free(p, view());
+    if (bits_[p].has(page_bits::kResident)) --resident_;
+    bits_[p].value = page_bits::kFreed;
+  }
   std::vector<PageId> reclaim(std::size_t want) {
     VictimList out;
     policy_->select_victims(want, view(), out);
@@ -1463,6 +1469,34 @@ TEST_CASE("linux24_mq: swap_out evicts by virtual-address position, not by recen
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
   CHECK(d.reclaim(1) == std::vector<PageId>{2});
   CHECK(d.reclaim(1) == std::vector<PageId>{3});
+}
+
+TEST_CASE("linux24_mq: an exit frees a page drop_pte already freed only once") {
+  // memory_pressure (probe(kNoPage)): ++ per allocation (each fault), -- per page freed
+  // (__free_pages_ok: if (memory_pressure > NR_CPUS) memory_pressure--;, NR_CPUS 1).
+  // As in the test above (8 frames: inactive_target is 0 all the same), pages A B C D read:
+  // 4 faults, memory_pressure 4. Reclaim 1: the walk frees D C A B by drop_pte (4 -> 3 -> 2
+  // -> 1 -> 1), free list [B A C D]; VICTIM B. Faults E F G: 2, 3, 4.
+  // The process exits. A is on the free list: its pte was cleared and the page freed at
+  // drop_pte; zap_pte_range skips the cleared pte: memory_pressure stays 4. E, mapped, is
+  // freed now: 3.
+  TraceBuilder b;
+  for (std::uint64_t vpn : std::initializer_list<std::uint64_t>{2, 3, 1, 0, 4, 5, 6}) {
+    b.add(1, vpn, false);
+  }
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_mq", 8, Params{});
+  for (PageId p = 0; p < 4; ++p) d.fault(p);
+  CHECK(probe_linux24_mq(d.policy(), kNoPage) == 4);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_linux24_mq(d.policy(), kNoPage) == 1);
+  for (PageId p = 4; p < 7; ++p) d.fault(p);
+  CHECK(probe_linux24_mq(d.policy(), 0) == kMqFreed);
+  CHECK(probe_linux24_mq(d.policy(), kNoPage) == 4);
+  d.free(0);
+  CHECK(probe_linux24_mq(d.policy(), kNoPage) == 4);
+  d.free(4);
+  CHECK(probe_linux24_mq(d.policy(), kNoPage) == 3);
 }
 
 TEST_CASE("linux24_mq: a dirty anonymous page enters the swap cache; a soft fault activates it") {
