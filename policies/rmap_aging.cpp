@@ -53,10 +53,11 @@
 //     inactive_clean), target = pages_high + base / 2 (min), + base (low), + 2 * base (high),
 //     base = (active + inactive_dirty) / INACTIVE_FACTOR; pages_high is 1 here (the free-page
 //     targets a simulator has no use for)
-//   reclaim (do_try_to_free_pages + __alloc_pages, for each victim wanted):
-//     refill_inactive: up to 64 times while low >= 0: refill_inactive_zone(DEF_PRIORITY,
+//   reclaim (do_try_to_free_pages + __alloc_pages) of any number of victims:
+//     refill_inactive, once: up to 64 times while low >= 0: refill_inactive_zone(DEF_PRIORITY,
 //                      high); then if min >= 0: refill_inactive_zone(0, high)
-//     loop: inactive_clean not empty -> reclaim_page
+//     loop until the victims are found:
+//           inactive_clean not empty -> reclaim_page
 //           inactive_dirty not empty -> one page_launder_zone step (a clean page it moves
 //                                       is reclaimed next, before any dirty page is written)
 //           otherwise -> refill_inactive_zone(0, 0) (the priority-0 local balancing)

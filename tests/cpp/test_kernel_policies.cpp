@@ -503,6 +503,44 @@ TEST_CASE(
   CHECK(probe_active_inactive(*without.policy, a1) != -1);
 }
 
+TEST_CASE("active_inactive swap_token: kswapd's reclaim protects the holder's pages") {
+  // Watermark reclaim (low 1, high 2 of 3 frames: one victim whenever a fault finds one free
+  // frame) is kswapd's: current->mm is none (init_mm), so even the only process's pages are
+  // protected once it holds the token. One process A = pid 1, anon_insert=inactive. Lists
+  // head first; * = young; scans counted as the engine does (the victim's too).
+  // k0 W a1, k1 W a2                           inactive[a2* a1*]
+  // k2 W a3 (1 free: reclaim 1): a1* -> active (1); a2* -> active (2); inactive 0 < active
+  //        2: active tail a1 -> inactive (3); evict a1 (4)   inactive[a3*] active[a2]
+  // k3 R a1: a3* -> active (1); a2 -> inactive (2); evict a2 (3); the swap-in of a1: A takes
+  //        the token from init_mm                  inactive[a1*] active[a3]
+  // k4 W a4: a1* -> active (1); active tail a3, not young but A's: rotated (2); active tail
+  //        a1: scan 3 > 2 resident, ignore_token -> inactive (3); evict a1 (4)
+  //                                               inactive[a4*] active[a3]
+  //    without the token: a1* -> active (1); a3 -> inactive (2); evict a3 (3)
+  // k5 R a2 (swap-in): a4* -> active (1); a3 rotated (2); a4 -> inactive (3); evict a4 (4)
+  //                                               inactive[a2*] active[a3]
+  //    without: a4* -> active (1); a1 -> inactive (2); evict a1 (3)
+  // k6 R a3: a hit; without the token a swap-in (a2* -> active, a4 -> inactive, evict a4).
+  // With the token 6 faults, 2 swap-ins, 4 + 3 + 4 + 4 = 15 scanned; without 7, 3,
+  // 4 + 3 + 3 + 3 + 3 = 16. (Taking A as current->mm, as a direct reclaim would, protects
+  // nothing: as without the token.)
+  const Trace t = steps_trace({{1, 1, true},
+                               {1, 2, true},
+                               {1, 3, true},
+                               {1, 1, false},
+                               {1, 4, true},
+                               {1, 2, false},
+                               {1, 3, false}});
+  Params params = token_params(3, {{"anon_insert", std::string("inactive")}});
+  params.set("low_watermark", std::int64_t{1});
+  params.set("high_watermark", std::int64_t{2});
+  const Counters on = run(t, "active_inactive", 3, params);
+  CHECK((on.faults == 6 && on.swap_ins == 2 && on.pages_scanned == 15));
+  params.set("swap_token", false);
+  const Counters off = run(t, "active_inactive", 3, params);
+  CHECK((off.faults == 7 && off.swap_ins == 3 && off.pages_scanned == 16));
+}
+
 TEST_CASE("active_inactive swap_token: one process alone runs as without it") {
   // The holder is always the process that reclaims (mm == current->mm): nothing protected.
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
