@@ -121,9 +121,10 @@
 //     process exit (free_on_exit): __put_swap_token gives the token back to init_mm and sets
 //       swap_token_check = jiffies. Without free_on_exit a process that ended keeps it until a
 //       try finds it has not paged in since the try before (SWAP_TOKEN_ENOUGH_RSS).
-//     current->mm in reclaim: the process whose fault asked for the room when memory is
-//       full; a reclaim while a frame is free is the watermarks' (kswapd's), which has none,
-//       so the holder's pages are protected from it too, the holder's own faults included.
+//     current->mm in reclaim: the process whose fault asked for the room when it had no
+//       free frame for the page or its readahead pages; a reclaim only the watermarks asked
+//       for (PageTableView::background) is kswapd's, which has none, so the holder's pages
+//       are protected from it too, at the holder's own faults included.
 //   Parameter swap_token_timeout: seconds, as the later 2.6 sysctl vm.swap_token_timeout (default
 //   300, SWAP_TOKEN_TIMEOUT).
 //
@@ -357,10 +358,8 @@ class ActiveInactive final : public Policy {
     std::size_t guard = 5 * view.resident_count() + 64;
     pages_per_gib_ = std::max<std::size_t>((std::size_t{1} << 30) / view.trace().page_size(), 1);
     if constexpr (kSwapToken) {
-      // A reclaim while a frame is free is the watermarks' (kswapd's), even where the fault's
-      // readahead pages want the room too.
       const PageId incoming = view.incoming();
-      const bool kswapd = incoming == kNoPage || view.resident_count() < view.frames();
+      const bool kswapd = incoming == kNoPage || view.background();
       token_.begin_reclaim(kswapd ? kInitMm : view.proc(incoming), view.resident_count());
     }
     while (out.size() < want) {

@@ -54,7 +54,9 @@ class Policy(_core.Policy):
         goes on to the high one: return fewer and the engine reads ahead only into the frames
         you freed, so the policy is not comparable to one that returns ``want``.
         ``view.incoming`` is the page whose fault asks for room (every reclaim happens at a
-        fault; it is None in the other callbacks).
+        fault; it is None in the other callbacks). ``view.background`` is True when that
+        fault had free frames for its page and readahead pages and only the watermarks asked
+        for the reclaim (kswapd's rather than the faulting process's).
 
     Optionally:
 
@@ -78,7 +80,7 @@ class Policy(_core.Policy):
     ``view`` is a :class:`PageTableView`: ``view.resident(p)``, ``view.dirty(p)``,
     ``view.referenced(p)``, ``view.test_and_clear_referenced(p)``, ``view.proc(p)``,
     ``view.kind(p)``, ``view.in_swap(p)``, ``view.frames``, ``view.resident_count``,
-    ``view.num_pages``, ``view.incoming``. It is valid only during the run. An exception
+    ``view.num_pages``, ``view.incoming``, ``view.background``. It is valid only during the run. An exception
     raised in a callback reaches the caller with a note saying where in the run it was.
 
     ``view.count_scanned(p)`` reports reclaim work: the policy examined resident page ``p``

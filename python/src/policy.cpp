@@ -229,6 +229,7 @@ void register_policy(py::module_& m) {
                                if (p == kNoPage) return std::nullopt;
                                return p;
                              })
+      .def_property_readonly("background", [](ViewBox& b) { return b.get().background(); })
       .def_property_readonly("valid", [](const ViewBox& b) { return b.view.has_value(); });
 
   py::class_<Policy, PyPolicy, std::shared_ptr<Policy>>(m, "Policy")

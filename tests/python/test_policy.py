@@ -240,6 +240,25 @@ def test_free_on_exit_reaches_on_free_of_a_python_policy(schedule):
         pagesim.simulate(t, Fifo(), frames=10, free_on_exit=True, schedule=schedule)
 
 
+def test_view_background_tells_the_watermarks_reclaim_from_the_faults():
+    # 3 frames, pages 0..5 read once each, no readahead. Memory full: each fault from page 3 on
+    # needs a frame, a direct reclaim. Watermarks low 1, high 2: each fault from page 2 on
+    # finds 1 free frame, and only the watermarks ask for a victim: kswapd's.
+    class Recording(OrderedDictLRU):
+        def select_victims(self, want, view):
+            seen.append((view.incoming, view.background))
+            return super().select_victims(want, view)
+
+    t = pagesim.Trace.from_arrays(np.arange(6))
+    seen = []
+    pagesim.simulate(t, Recording(), frames=3, **pagesim.textbook())
+    assert seen == [(3, False), (4, False), (5, False)]
+    seen = []
+    pagesim.simulate(t, Recording(), frames=3, low_watermark=1, high_watermark=2,
+                     **pagesim.textbook())
+    assert seen == [(2, True), (3, True), (4, True), (5, True)]
+
+
 def test_a_process_without_accesses_does_not_stop_the_exits_of_the_others():
     # from_columns allows a process that owns a page and never runs (process 1, page 1).
     # Pages 0 (process 0), 2 and 3 (process 3), 4 and 5 (process 2); accesses 0 2 3 4 5, 3

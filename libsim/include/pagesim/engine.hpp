@@ -595,7 +595,8 @@ template <class P>
 __attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_t index,
                                                            std::size_t want) {
   victims_.clear();
-  policy.select_victims(want, view().with_incoming(trace_.page(index)), victims_);
+  const bool background = config_.frames - resident_ >= 1 + ra_.size();  // see background()
+  policy.select_victims(want, view().with_incoming(trace_.page(index), background), victims_);
   const std::size_t n = victims_.size();
   if (n > want || (n == 0 && resident_ == config_.frames)) reject_victims(want, index, kBadCount);
   // Each victim is checked as it goes: one evicted twice is no longer resident the second time.
@@ -612,7 +613,8 @@ __attribute__((always_inline)) inline void Engine::reclaim_one(P& policy, std::s
   if constexpr (!detail::HasSelectVictim<P>::value) {
     reclaim(policy, index, 1);
   } else {
-    const PageId v = policy.select_victim(view().with_incoming(trace_.page(index)));
+    const bool background = config_.frames - resident_ >= 1 + ra_.size();
+    const PageId v = policy.select_victim(view().with_incoming(trace_.page(index), background));
     if (v == kNoPage && resident_ < config_.frames) return;  // none, while a frame is free
     check_victim(v, index);
     evict(v);

@@ -108,9 +108,14 @@ class PageTableView {
   // single faulting page (and outside select_victims). ARC-like policies choose the victim by
   // whether the incoming page is in a ghost list (ARC's REPLACE(x, p)).
   PageId incoming() const { return incoming_; }
-  PageTableView with_incoming(PageId p) const {
+  // In select_victims: whether the faulting page and its readahead pages had free frames, so
+  // that only the watermarks asked for the reclaim: kswapd's, in the background, rather than
+  // a direct reclaim by the faulting process (which happens when memory is full).
+  bool background() const { return background_; }
+  PageTableView with_incoming(PageId p, bool background = false) const {
     PageTableView v = *this;
     v.incoming_ = p;
+    v.background_ = background;
     return v;
   }
 
@@ -123,6 +128,7 @@ class PageTableView {
   const SlotId* slots_;
   const ProcId* procs_;
   PageId incoming_ = kNoPage;
+  bool background_ = false;
 };
 
 }  // namespace pagesim

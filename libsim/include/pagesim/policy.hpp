@@ -43,7 +43,9 @@ struct PolicyTraits {
 //              select_victims(want, view, out)  out is empty on entry; append up to want
 //                                               resident, distinct pages (at least one when
 //                                               no frame is free); view.incoming() is the
-//                                               faulting page (not yet resident)
+//                                               faulting page (not yet resident);
+//                                               view.background(): only the watermarks
+//                                               asked (kswapd's reclaim)
 //                                               (a policy that opts in gets a select_victim
 //                                               call instead when one victim is wanted: see
 //                                               "Fast paths" below)
