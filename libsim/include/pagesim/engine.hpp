@@ -192,6 +192,11 @@ class Engine {
   // reclaim(policy, index, 1), through the policy's select_victim when it has one.
   template <class P>
   void reclaim_one(P& policy, std::size_t index);
+  // The view a reclaim at the fault of access `index` passes: the faulting page, and whether
+  // free frames held it and its readahead pages (PageTableView::background).
+  PageTableView reclaim_view(std::size_t index) {
+    return view().with_incoming(trace_.page(index), config_.frames - resident_ >= 1 + ra_.size());
+  }
   // Frames to reclaim before the next fault by the watermarks, 0 if none.
   std::size_t reclaim_want() const {
     const std::size_t free = config_.frames - resident_;
@@ -595,8 +600,7 @@ template <class P>
 __attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_t index,
                                                            std::size_t want) {
   victims_.clear();
-  const bool background = config_.frames - resident_ >= 1 + ra_.size();  // see background()
-  policy.select_victims(want, view().with_incoming(trace_.page(index), background), victims_);
+  policy.select_victims(want, reclaim_view(index), victims_);
   const std::size_t n = victims_.size();
   if (n > want || (n == 0 && resident_ == config_.frames)) reject_victims(want, index, kBadCount);
   // Each victim is checked as it goes: one evicted twice is no longer resident the second time.
@@ -613,8 +617,7 @@ __attribute__((always_inline)) inline void Engine::reclaim_one(P& policy, std::s
   if constexpr (!detail::HasSelectVictim<P>::value) {
     reclaim(policy, index, 1);
   } else {
-    const bool background = config_.frames - resident_ >= 1 + ra_.size();
-    const PageId v = policy.select_victim(view().with_incoming(trace_.page(index), background));
+    const PageId v = policy.select_victim(reclaim_view(index));
     if (v == kNoPage && resident_ < config_.frames) return;  // none, while a frame is free
     check_victim(v, index);
     evict(v);
