@@ -124,7 +124,7 @@
 //     current->mm in reclaim: the process whose fault asked for the room when it had no
 //       free frame for the page or its readahead pages; a reclaim only the watermarks asked
 //       for (PageTableView::background) is kswapd's, which has none, so the holder's pages
-//       are protected from it too, at the holder's own faults included.
+//       are protected from it too, even at the holder's own faults.
 //   Parameter swap_token_timeout: seconds, as the later 2.6 sysctl vm.swap_token_timeout (default
 //   300, SWAP_TOKEN_TIMEOUT).
 //

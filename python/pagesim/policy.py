@@ -80,8 +80,9 @@ class Policy(_core.Policy):
     ``view`` is a :class:`PageTableView`: ``view.resident(p)``, ``view.dirty(p)``,
     ``view.referenced(p)``, ``view.test_and_clear_referenced(p)``, ``view.proc(p)``,
     ``view.kind(p)``, ``view.in_swap(p)``, ``view.frames``, ``view.resident_count``,
-    ``view.num_pages``, ``view.incoming``, ``view.background``. It is valid only during the run. An exception
-    raised in a callback reaches the caller with a note saying where in the run it was.
+    ``view.num_pages``, ``view.incoming``, ``view.background``. It is valid only during the
+    run. An exception raised in a callback reaches the caller with a note saying where in the
+    run it was.
 
     ``view.count_scanned(p)`` reports reclaim work: the policy examined resident page ``p``
     while choosing victims and kept it (a hand passing over a referenced page, a page moved

@@ -7,9 +7,9 @@
 //   #eof
 //
 // The instruction address is checked and ignored; a null data address, which %p prints as
-// "(nil)", is address 0. A file without "#eof" (the tool was killed
-// before Fini) is read to its end, but for a last line without a newline: the tool was killed
-// while writing it, and its address may be cut short. A line after "#eof" is an error.
+// "(nil)", is address 0. A file without "#eof" (the tool was killed before Fini) is read to
+// its end, but for a last line without a newline: the tool was killed while writing it, and
+// its address may be cut short. A line after "#eof" is an error.
 #include "pagesim/error.hpp"
 #include "pagesim/line_reader.hpp"
 #include "readers.hpp"
