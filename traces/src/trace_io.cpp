@@ -28,10 +28,20 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// The file's name without its directory, lower case.
+std::string file_name(const std::string& path) {
+  return lower(path.substr(path.find_last_of('/') + 1));
+}
+
+// Whether the file's name says oracleGeneral, as libCacheSim's traceConv names its output.
+bool names_oracle_general(const std::string& name) {
+  return name.find("oraclegeneral") != std::string::npos;
+}
+
 }  // namespace
 
 TraceFormat format_by_extension(const std::string& path) {
-  std::string name = lower(path.substr(path.find_last_of('/') + 1));
+  std::string name = file_name(path);
   for (const char* z : {".gz", ".zst", ".zstd"}) {
     if (ends_with(name, z)) name.resize(name.size() - std::strlen(z));
   }
@@ -43,8 +53,7 @@ TraceFormat format_by_extension(const std::string& path) {
   // writes NAME.oracleGeneral.txt, text; Pin's pinatrace writes pinatrace.out, and a
   // conversion of it may keep the name with another extension.
   if (ends_with(name, ".txt") || ends_with(name, ".trace")) return TraceFormat::kText;
-  if (ends_with(name, ".ogb") || name.find("oraclegeneral") != std::string::npos)
-    return TraceFormat::kOracleGeneral;
+  if (ends_with(name, ".ogb") || names_oracle_general(name)) return TraceFormat::kOracleGeneral;
   if (name.find("pinatrace") != std::string::npos) return TraceFormat::kPinatrace;
   return TraceFormat::kAuto;
 }
@@ -198,8 +207,8 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
     if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(path);
   }
-  const bool named_oracle = !named_head.empty() && format == TraceFormat::kText &&
-                            lower(path).find("oraclegeneral") != std::string::npos;
+  const bool named_oracle =
+      !named_head.empty() && format == TraceFormat::kText && names_oracle_general(file_name(path));
   return {format, with_head(std::move(head), std::move(source)), std::move(named_head),
           named_oracle};
 }
