@@ -23,8 +23,9 @@
 //      top of S; then as in 2(a) if X was in S, else put X at the end of Q.
 //
 // Parameters: hir_ratio = Lhirs / c (the paper's 1%); min_hir_frames = 2 is the floor of the
-// authors' lirs.c (Song Jiang, 2002: Lhirs = max(HIR_RATE/100 * c, LOWEST_HG_NUM)); Lhirs is
-// capped at c. S is unbounded, as in the paper: it is a per-page array here.
+// authors' lirs.c (Song Jiang, 2002: Lhirs = max(HIR_RATE/100 * c, LOWEST_HG_NUM), the product
+// rounded down as C's integer conversion does); Lhirs is capped at c. S is unbounded, as in
+// the paper: it is a per-page array here.
 //
 // General forms of two steps, needed when c is tiny (Llirs = 0) or under batch reclaim:
 // a promotion demotes the bottom LIR page only while more than Llirs pages are LIR (always the
