@@ -39,6 +39,14 @@
 // (pte young bits, test-and-cleared). The access that faults a page in starts its test period
 // and does not count as a reference in it: on_fault clears the bit the engine set.
 //
+// Where section 4 is silent: HAND_cold, having evicted the last resident cold page, stays on
+// the page after its victim (there is no next resident cold page to stop at); HAND_hot, having
+// demoted the last hot page (when mc = m, so mh = 0), stops after it rather than going round
+// the clock to a hot page that is not there, so it ends no test periods on the way. Song
+// Jiang's own simulator (clock-pro.c) differs from section 4: it first fills memory with hot
+// pages and adapts mc by credits. This follows the paper's text, where every first fault makes
+// a cold page in its test period.
+//
 // Beyond the paper, for batch reclaim: if no resident cold page is left while victims are
 // still wanted, HAND_hot demotes one hot page.
 //
