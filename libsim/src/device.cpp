@@ -190,6 +190,7 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
       span_(std::max<std::uint64_t>(span_pages, 1)),
       transfer_ns_(config.transfer_mb_s > 0 ? page_size * 1e3 / config.transfer_mb_s : 0),
       wakeup_(wakeup),
+      reading_(queued_device() ? (span_ + 63) / 64 : 0),
       next_waiter_(wakeup->size(), kNoProc),
       waiting_of_(wakeup->size(), 0),
       waits_read_(wakeup->size(), 0) {
@@ -215,16 +216,17 @@ bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) 
     it->waiters = waiter;
     return true;
   }
-  // Unsigned, position - start < pages says start <= position < start + pages.
-  for (auto it = queue_.rbegin(); it != queue_.rend(); ++it) {
-    Request& r = *it;
-    if (r.write || position - r.start >= r.pages) continue;
+  if (reading(position)) {
+    // Unsigned, position - start < pages says start <= position < start + pages.
+    Request& r = *std::find_if(queue_.begin(), queue_.end(), [&](const Request& q) {
+      return !q.write && position - q.start < q.pages;
+    });
     (*wakeup_)[waiter] = kNoTime;
     next_waiter_[waiter] = r.waiters;
     r.waiters = waiter;
     return true;
   }
-  if (free_at_ > now && !current_write_ && position - current_position_ < current_pages_) {
+  if (in_service_read(position, now)) {
     (*wakeup_)[waiter] = free_at_;
     return true;
   }

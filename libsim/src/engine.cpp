@@ -316,6 +316,7 @@ void Engine::collect_readahead(PageId p) {
   const SlotId off = slot_[p];
   const std::size_t start = (std::size_t{off} >> config_.page_cluster) << config_.page_cluster;
   const std::size_t end = std::min(start + (std::size_t{1} << config_.page_cluster), swap_.size());
+  device_.prefetch_read(off);
   // The window's owners share a cache line or two, their page bits lie anywhere: fetch those
   // together rather than one miss after another.
   for (std::size_t s = start; s < end; ++s) {

@@ -154,6 +154,52 @@ TEST_CASE("round robin: a hit on a page still being read ahead blocks, the other
   CHECK(s.per_proc_time[1].iowait_ns == 0);
 }
 
+TEST_CASE("a page evicted while its read is queued or running joins that read when read again") {
+  // One process, LRU, 5 frames, page_cluster 2 (windows of 4 slots), io_max_request_pages 1
+  // (a request a page), fifo; nvme: a read 2 us + 4096 B at 4096 MB/s = 3000 ns, a write
+  // 0 + 1000 ns; cpu 100.
+  //   W a0-a3, R a4 (100-500); R a5-a8 (600-900) evict a0-a3 -> slots 0-3, writes [0]
+  //   600-1600, [1] 1600-2600, [2] 2600-3600, [3] 3600-4600.
+  //   R a0 (1000): reads a1 a2 a3 ahead, evicts a4-a7 (clean); reads [0] 4600-7600 (waited
+  //   for), [1] 7600-10600, [2] 10600-13600, [3] 13600-16600. LRU, oldest first: a8 a1 a2 a3 a0.
+  //   R a9-a12 (7700-8000), first touches, evict a8, a1 (its read running), a2 and a3 (their
+  //   reads queued). LRU: a0 a9 a10 a11 a12.
+  //   R a3 (8100): window 0-3 reads a1 a2 ahead, evicts a0 a9 a10 (clean). Each of a1 a2 a3
+  //   joins its read, running ([1]) or queued ([2], [3]): three read_joins, no new request; the
+  //   fault waits for [3] until 16600. (Read again, they would have been new requests [1']
+  //   16600-19600, [2'] 19600-22600, [3'] 22600-25600, the fault waiting until 25600.)
+  //   R a2 (16700) and R a1 (16800): hits, their reads done at 13600 and 10600.
+  // Elapsed 16800; IO wait (7600 - 1000) + (16600 - 8100).
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 4; ++v) b.add(1, v, true);
+  for (std::uint64_t v = 4; v < 9; ++v) b.add(1, v, false);
+  b.add(1, 0, false);
+  for (std::uint64_t v = 9; v < 13; ++v) b.add(1, v, false);
+  b.add(1, 3, false);
+  b.add(1, 2, false);
+  b.add(1, 1, false);
+  const Trace t = std::move(b).build();
+  const Params p{{"frames", std::int64_t{5}},
+                 {"page_cluster", std::int64_t{2}},
+                 {"device", std::string("nvme")},
+                 {"device_read_us", 2.0},
+                 {"device_write_us", 0.0},
+                 {"device_transfer_mb_s", 4096.0},
+                 {"io_max_request_pages", std::int64_t{1}},
+                 {"io_scheduler", std::string("fifo")},
+                 {"cpu_ns", std::int64_t{100}}};
+  const Result r = simulate(t, "lru", p);
+  CHECK(r.time.elapsed_ns == 16800);
+  CHECK(r.time.iowait_ns == (7600 - 1000) + (16600 - 8100));
+  CHECK(r.device_stats.reads == 4);
+  CHECK(r.device_stats.pages_read == 4);
+  CHECK(r.device_stats.read_joins == 3);
+  CHECK(r.device_stats.writes == 4);
+  CHECK(r.total.readahead_pages == 5);   // a1 a2 a3, then a1 a2
+  CHECK(r.total.readahead_used == 2);    // the second a2 and a1
+  CHECK(r.total.readahead_wasted == 3);  // the first a1 a2 a3, evicted unused
+}
+
 TEST_CASE("round robin: a writer waiting for room in the queue sleeps, and the other runs") {
   // B (pid 2) reads page 100 20 times; A (pid 1) writes pages 0..7. Trace B100 A0 .. A7 and
   // B100 x 19: both run from the start, B first (first in the trace). Quantum 200 ns (two

@@ -78,6 +78,9 @@ struct DeviceStats {
   std::uint64_t pages_read = 0;
   std::uint64_t pages_written = 0;
   std::uint64_t merges = 0;         // submissions merged into a queued request
+  // Reads of a page that a queued or running request already reads (a page evicted under read
+  // and faulted or read ahead again), joined to that request: no IO of their own.
+  std::uint64_t read_joins = 0;
   std::uint64_t seeks = 0;          // requests that moved the head (HDD)
   std::uint64_t seek_distance = 0;  // total head movement, pages (HDD)
   std::uint64_t busy_ns = 0;        // time spent serving requests
@@ -98,6 +101,7 @@ struct DeviceStats {
     f("pages_read", &DeviceStats::pages_read);
     f("pages_written", &DeviceStats::pages_written);
     f("merges", &DeviceStats::merges);
+    f("read_joins", &DeviceStats::read_joins);
     f("seeks", &DeviceStats::seeks);
     f("seek_distance", &DeviceStats::seek_distance);
     f("busy_ns", &DeviceStats::busy_ns);
@@ -134,6 +138,14 @@ class SwapDevice {
   // Queues one page of IO at `position`, submitted at `now` (not before the last advance) by
   // process `by`. `waiter` is a process that blocks until it completes, or kNoProc.
   //
+  // A read of a position that a queued request or the one in service already reads joins
+  // that request (its waiter with it) instead of reading the page again: in the kernel the
+  // page would be in the swap cache, locked until that read completes, and a fault on it waits
+  // for it (lock_page). Here reclaim may have evicted it meanwhile (the engine does not keep
+  // pages under read), and its next fault or readahead joins the read. So at most one queued
+  // request reads a position. (A slot freed and written again while its old read is queued is
+  // read by that read too: a case the kernel's swap cache never has.)
+  //
   // A write that makes a new request (one that merges into a queued request needs none) finds
   // room in the queue only while fewer than queue_depth requests are queued (the block
   // layer's request limit, get_request_wait): otherwise it waits, in a first-come
@@ -158,11 +170,16 @@ class SwapDevice {
   std::size_t queued() const { return queue_.size(); }
   // Makes process `waiter` wait for the read of the page at `position` when it has not
   // completed by `now` (the last advance): for a read still waiting for its place (then for
-  // the request it joins), the queued read request holding it (the latest, should two hold
-  // it), its wakeup set when that request starts, or for the read in service holding it, its
-  // wakeup set to when it completes. False when none holds it: the read is done. A process
-  // waits for at most one request.
+  // the request it joins), the queued read request holding it (one at most: see submit), its
+  // wakeup set when that request starts, or for the read in service holding it, its wakeup
+  // set to when it completes. False when none holds it: the read is done. A process waits for
+  // at most one request.
   bool wait_for_read(std::uint64_t position, Tick now, ProcId waiter);
+  // Fetches what submitting a read at `position` will look at (whether a queued request reads
+  // it), a cache miss otherwise.
+  void prefetch_read(std::uint64_t position) const {
+    if (!reading_.empty()) __builtin_prefetch(&reading_[position / 64]);
+  }
   // When the device is (or was last) free to start the next request.
   Tick free_at() const { return free_at_; }
   // Busy time in [0, t) serving reads and writes (zram: its CPU work), for t not before the
@@ -211,6 +228,29 @@ class SwapDevice {
   // merge, as the Linux elevators do), up to max_request_pages, with the processes waiting for
   // it (`waiters`: the first, the others through next_waiter_; kNoProc: none); false when none.
   bool merge(std::uint64_t position, bool write, ProcId waiters);
+  // Adds `waiters` (the first, the others through next_waiter_; kNoProc: none) to r's.
+  void add_waiters(Request& r, ProcId waiters);
+  // Whether a queued request reads `position`; marks or unmarks it.
+  bool reading(std::uint64_t position) const {
+    return (reading_[position / 64] >> (position % 64) & 1) != 0;
+  }
+  void mark_reading(std::uint64_t position) {
+    reading_[position / 64] |= std::uint64_t{1} << (position % 64);
+  }
+  // Unmarks [position, position + pages), a word at a time.
+  void unmark_reading(std::uint64_t position, std::uint32_t pages) {
+    for (std::uint64_t q = position, end = position + pages; q < end;) {
+      const std::uint64_t bits = std::min<std::uint64_t>(64 - q % 64, end - q);
+      const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+      reading_[q / 64] &= ~(mask << (q % 64));
+      q += bits;
+    }
+  }
+  // Whether the request in service at `now` reads `position`.
+  bool in_service_read(std::uint64_t position, Tick now) const {
+    // Unsigned, position - start < pages says start <= position < start + pages.
+    return free_at_ > now && !current_write_ && position - current_position_ < current_pages_;
+  }
   // submit's queueing: merged where it can be, else a new request.
   void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters);
   // Lets the waiting submissions in that the queue has room for, at time t.
@@ -232,6 +272,8 @@ class SwapDevice {
   Tick compress_ns_ = 0, decompress_ns_ = 0;
   std::vector<Tick>* wakeup_;
   std::vector<Request> queue_;
+  // Queued devices: one bit per position, set while a queued request reads it (see submit).
+  std::vector<std::uint64_t> reading_;
   std::vector<ProcId> next_waiter_;
   // Submissions waiting for room (see submit), first come first, each with the processes
   // waiting for it as a Request has them; per process, how many of its submissions wait and
@@ -304,12 +346,7 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
     if (position == r.start + r.pages || position + 1 == r.start) {
       if (position + 1 == r.start) r.start = position;
       ++r.pages;
-      if (waiters != kNoProc) {
-        ProcId last = waiters;
-        while (next_waiter_[last] != kNoProc) last = next_waiter_[last];
-        next_waiter_[last] = r.waiters;
-        r.waiters = waiters;
-      }
+      add_waiters(r, waiters);
       ++stats_.merges;
       return true;
     }
@@ -317,9 +354,34 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
   return false;
 }
 
+inline void SwapDevice::add_waiters(Request& r, ProcId waiters) {
+  if (waiters == kNoProc) return;
+  ProcId last = waiters;
+  while (next_waiter_[last] != kNoProc) last = next_waiter_[last];
+  next_waiter_[last] = r.waiters;
+  r.waiters = waiters;
+}
+
 inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters) {
   // An idle device starts no earlier than now (a select, not a branch on the queue).
   free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
+  if (!write) {
+    if (reading(position)) {
+      // Unsigned, position - start < pages says start <= position < start + pages.
+      auto r = std::find_if(queue_.begin(), queue_.end(), [&](const Request& q) {
+        return !q.write && position - q.start < q.pages;
+      });
+      add_waiters(*r, waiters);
+      ++stats_.read_joins;
+      return;
+    }
+    if (in_service_read(position, now)) {
+      for (ProcId w = waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
+      ++stats_.read_joins;
+      return;
+    }
+    mark_reading(position);
+  }
   if (merge(position, write, waiters)) return;
   queue_.emplace_back(position, write, waiters);
 }
@@ -362,6 +424,7 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   const bool write = queue_[k].write;
   const ProcId waiters = queue_[k].waiters;
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
+  if (!write) unmark_reading(position, pages);
   const Tick start = free_at_;
   const double positioning = positioning_ns(position, head_);
   const Tick service = to_ns(positioning + rest_ns(pages, write));
