@@ -32,11 +32,14 @@
 //   aging (try_to_inc_max_seq): the page-table walk test-and-clears the young bit of every
 //     resident anonymous page (oldest generation first, tail first) and moves young pages to
 //     the head of generation max_seq, clearing refs and flags (walk_pte_range:
-//     new_gen = lru_gen_from_seq(walk->max_seq); the reference sheet's "max_seq + 1" is the
-//     same generation seen after the increment); then inc_max_seq: for each type with
+//     new_gen = lru_gen_from_seq(walk->max_seq), the max_seq before the increment: after it
+//     they are one below the new max_seq, which starts empty; the reference sheet's
+//     "max_seq + 1" is not what 6.1 does); then inc_max_seq: for each type with
 //     MAX_NR_GENS generations, inc_min_seq moves its oldest generation into the next one
 //     (refs cleared) and advances min_seq; then max_seq++.
-//   should_run_aging (checked once per reclaim, and whenever no type has an evictable page):
+//   should_run_aging (checked once per reclaim, and whenever no type has an evictable page,
+//     i.e. each type's oldest generation is empty or the type is down to MIN_NR_GENS
+//     generations: 6.1's scan_folios takes nothing then, and reclaim ages):
 //     min_seq + MIN_NR_GENS > max_seq  -> yes        (fewer than 3 generations)
 //     min_seq + MIN_NR_GENS < max_seq  -> no         (4 generations)
 //     else yes iff young * MIN_NR_GENS > total or old * (MIN_NR_GENS + 2) < total
@@ -47,10 +50,12 @@
 //     generation to empty; a type whose min_seq moved has its PID controller's history
 //     folded once (reset_ctrl_pos)
 //
-//   eviction, one page at a time from the tail of the oldest generation of a type:
+//   eviction, one page at a time from the tail of the oldest generation of a type, then
+//     (evict_folios, after isolate_folios) try_to_inc_min_seq, before the faulting page is
+//     inserted:
 //     type: swappiness 0 -> file; min_seq[anon] < min_seq[file] -> anon; swappiness 1 ->
 //       file; 200 -> anon; else get_type_to_scan (tier-0 refault rates, gains swappiness and
-//       200 - swappiness). The other type is used when the chosen one has no page there.
+//       200 - swappiness). The other type is used when the chosen one has no evictable page.
 //     tier_idx: get_type_to_scan / get_tier_idx, comparing each tier's refault rate with
 //       tier 0's (positive_ctrl_err, MIN_LRU_BATCH = parameter min_lru_batch, default 64)
 //     sort_folio (refs = refs + workingset, 0..4):
@@ -75,7 +80,10 @@
 //
 // Simplifications: no Bloom filters, no look-around, no min_ttl_ms, no memcg; the walk visits
 // pages by generation, not by virtual address; pages move at once instead of lazily in
-// sort_folio.
+// sort_folio; the type and tier_idx are chosen for each page, not once per isolate_folios
+// batch; with swappiness 0 (6.1: can_swap false, so file pages only, the walk skips anonymous
+// pages and min_seq is file's alone) file goes first but anonymous pages are still aged and
+// evicted when file has none, the two min_seq kept in sync: the engine needs a victim.
 //
 // Scanned (Counters::pages_scanned), as 6.1's scan_folios counts: every page an eviction step
 // takes from a tail, those sort_folio moves (protected, dirty: PGREFILL), those activated for a
@@ -183,17 +191,19 @@ class Mglru final : public Policy {
       try_to_inc_min_seq();
       int tier_idx = -1;
       std::size_t type = pick_type(tier_idx);
-      if (oldest_empty(type)) {
+      if (!evictable(type)) {
         type = 1 - type;
         tier_idx = -1;
       }
-      if (oldest_empty(type)) {
+      if (!evictable(type)) {
         age(view);
         continue;
       }
       if (tier_idx < 0) tier_idx = get_tier_idx(type);
       evict_step(type, tier_idx, view, out);
     }
+    // evict_folios: try_to_inc_min_seq after isolate_folios, before the faulting page goes in.
+    try_to_inc_min_seq();
   }
 
   // Test hook (probe_mglru): seq * 8 + tier of a resident page, -1 otherwise; for
@@ -265,7 +275,11 @@ class Mglru final : public Policy {
     return lists_.size(list_index(type, seq));
   }
 
-  bool oldest_empty(std::size_t type) const { return gen_size(type, min_seq_[type]) == 0; }
+  // scan_folios takes nothing from a type down to MIN_NR_GENS generations (reclaim ages
+  // instead), nor from an empty oldest generation.
+  bool evictable(std::size_t type) const {
+    return max_seq_ - min_seq_[type] + 1 > kMinNrGens && gen_size(type, min_seq_[type]) != 0;
+  }
 
   void reset_ctrl_pos(std::size_t type) {
     for (int tier = 0; tier < kMaxNrTiers; ++tier) {

@@ -1284,36 +1284,42 @@ namespace {
 
 TEST_CASE("mglru: aging moves young pages to max_seq, eviction takes the oldest generation") {
   // Anonymous pages A..E = ids 0..4, 8 frames. Start: max_seq 3, min_seq 0 (both types).
-  // probe = seq * 8 + tier. Lists head..tail; y = pte young.
+  // probe = seq * 8 + tier. Lists head..tail; y = pte young. A type down to MIN_NR_GENS = 2
+  // generations gives no page (scan_folios): reclaim ages first.
   // Faults A B C D: fault context -> max_seq 3: gen3 [Dy Cy By Ay].
   // Reclaim 1: try_to_inc_min_seq: gens 0, 1 empty -> min_seq 2 (2 + 2 > 3 stops it).
   //   should_run_aging: 2 + MIN_NR_GENS > 3 -> age: walk tail first A B C D, all young ->
-  //   head of gen3, cleared: gen3 [D C B A]; max_seq 4. min_seq -> 3 (gen2 empty).
-  //   Type: min_seq equal, no refaults -> get_type_to_scan picks file, which is empty ->
-  //   anon, tier_idx 3 (nothing protected). Tail of gen3: A, not young -> VICTIM A.
-  // Touch B (young). Fault E -> gen4 [Ey].
-  // Reclaim 2: 3 + 2 > 4 -> age: B young -> gen4 [B E]; E young -> gen4 [E B]; C, D stay
-  //   in gen3 [D C]; max_seq 5. Tail of gen3: C -> VICTIM C.
-  //   Now D is in seq 3, B and E in seq 4.
-  // Touch D (young). Reclaim 3: 3 generations, young (seq 5) 0 * 2 > 3? no; old (seq 3)
-  //   1 * 4 < 3? no -> no aging. Tail of gen3: D has a young pte -> activated to max_seq 5.
-  //   gen3 empty -> min_seq 4. Tail of gen4: B, not young -> VICTIM B.
+  //   head of gen3, cleared: gen3 [D C B A]; max_seq 4. min_seq -> 3 (gen2 empty): 2
+  //   generations, nothing to evict -> age again: nothing young; max_seq 5. File's min_seq
+  //   would pass to 4 but stays at anon's 3. Type: min_seq equal, no refaults ->
+  //   get_type_to_scan picks file, which is empty -> anon, tier_idx 3 (nothing protected).
+  //   Tail of gen3: A, not young -> VICTIM A.
+  // Touch B (young). Fault E -> gen5 [Ey].
+  // Reclaim 2: 3 generations, young (seq 5) 1 * 2 > total 4? no; old (seq 3) 3 * 4 < 4? no ->
+  //   no aging. Tail of gen3: B has a young pte -> activated to the head of gen5 [B E]. Tail
+  //   of gen3: C -> VICTIM C. Now D is in seq 3, B and E in seq 5.
+  // Touch D (young). Reclaim 3: young 2 * 2 > total 3 -> age: walk D (gen3), then gen5 tail
+  //   first E B; D young -> head of gen5 [D B E]; E young (its fault) -> [E D B]; all
+  //   cleared; max_seq 6; min_seq -> 5 (gens 3, 4 empty): 2 generations -> age again: max_seq
+  //   7. Tail of gen5: B, not young -> VICTIM B.
   TraceBuilder b;
   for (std::uint64_t v = 0; v < 5; ++v) b.add(1, v, false);
   const Trace t = std::move(b).build();
   Driver d(t, "mglru", 8, Params{});
   for (PageId p = 0; p < 4; ++p) d.fault(p);
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(probe_mglru(d.policy(), kNoPage) == 5);  // max_seq: aged twice
   d.touch(1);
   d.fault(4);
   CHECK(d.reclaim(1) == std::vector<PageId>{2});
-  CHECK(probe_mglru(d.policy(), kNoPage) == 5);   // max_seq
-  CHECK(probe_mglru(d.policy(), 3) == 3 * 8);     // D: seq 3, tier 0
-  CHECK(probe_mglru(d.policy(), 1) == 4 * 8);     // B: seq 4
-  CHECK(probe_mglru(d.policy(), 4) == 4 * 8);     // E: seq 4
+  CHECK(probe_mglru(d.policy(), kNoPage) == 5);  // max_seq
+  CHECK(probe_mglru(d.policy(), 3) == 3 * 8);    // D: seq 3, tier 0
+  CHECK(probe_mglru(d.policy(), 1) == 5 * 8);    // B: activated to seq 5
+  CHECK(probe_mglru(d.policy(), 4) == 5 * 8);    // E: seq 5
   d.touch(3);
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
-  CHECK(probe_mglru(d.policy(), 3) == 5 * 8);     // D activated to max_seq
+  CHECK(probe_mglru(d.policy(), kNoPage) == 7);
+  CHECK(probe_mglru(d.policy(), 3) == 5 * 8);  // D: moved by the walk to seq 5
 }
 
 TEST_CASE("mglru: anon's and file's min_seq stay in sync (try_to_inc_min_seq with swap)") {
@@ -1327,9 +1333,10 @@ TEST_CASE("mglru: anon's and file's min_seq stay in sync (try_to_inc_min_seq wit
   //   > 3 would have aged: max_seq 4.) get_type_to_scan: no refaults -> file, tier_idx 3.
   //   Tail of gen1 file: F1 -> VICTIM F1.
   // Reclaims 2, 3: young 1, old 2 then 1, total 3 then 2 -> no aging: VICTIM F2, then F3.
-  // Reclaim 4: file's gen1 is empty now: both min_seq -> 2; 2 + 2 > 3 -> age: A young ->
-  //   head of gen3, cleared; max_seq 4; min_seq -> 3 (both). File has no page: anon, tail
-  //   A, not young -> VICTIM A.
+  //   Then (evict_folios) file's gen1 is empty: both min_seq -> 2.
+  // Reclaim 4: 2 + 2 > 3 -> age: A young -> head of gen3, cleared; max_seq 4; min_seq -> 3
+  //   (both): 2 generations, nothing to evict -> age again: max_seq 5. File has no page:
+  //   anon, tail A, not young -> VICTIM A.
   TraceBuilder b;
   b.add(1, 0, true);
   for (std::uint64_t v = 1; v <= 3; ++v) b.add(1, v, false, PageKind::kFile);
@@ -1342,7 +1349,28 @@ TEST_CASE("mglru: anon's and file's min_seq stay in sync (try_to_inc_min_seq wit
   CHECK(d.reclaim(1) == std::vector<PageId>{3});
   CHECK(probe_mglru(d.policy(), kNoPage) == 3);
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
-  CHECK(probe_mglru(d.policy(), kNoPage) == 4);
+  CHECK(probe_mglru(d.policy(), kNoPage) == 5);
+}
+
+TEST_CASE("mglru: reclaim moves min_seq on before the faulting page goes in (evict_folios)") {
+  // File pages F1 F2 F3 = ids 0..2, 16 frames. Start: max_seq 3, min_seq 0. Read F1 F2:
+  // min_seq + 1 = gen1 file [F2 F1], PG_referenced (tier 0).
+  // Reclaim 1: try_to_inc_min_seq: anon -> 2, file -> 1; anon = min(2, 1) = 1, file 1.
+  //   should_run_aging: 1 + 2 == 3 -> young 0, old 2 of 2 -> no aging. File: VICTIM F1.
+  // Reclaim 2: VICTIM F2; file's gen1 is now empty, and evict_folios' try_to_inc_min_seq
+  //   moves both min_seq to 2 at once.
+  // Read F3: min_seq + MIN_NR_GENS >= max_seq (2 + 2 >= 3) -> gen min_seq = 2, tier 0. (Left
+  //   at 1 until the next reclaim, min_seq would put F3 in gen1, behind every other page.)
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 3; ++v) b.add(1, v, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "mglru", 16, Params{});
+  d.fault(0);
+  d.fault(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  d.fault(2);
+  CHECK(probe_mglru(d.policy(), 2) == 2 * 8);
 }
 
 TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction") {
