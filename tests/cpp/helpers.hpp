@@ -35,4 +35,19 @@ inline Counters run(const Trace& t, const std::string& policy, std::int64_t fram
   return simulate(t, policy, testing::textbook(params)).total;
 }
 
+// 5 frames, page_cluster 2 (windows of 4 slots), io_max_request_pages 1 (a window is a
+// request a page), fifo; nvme: a read of 2 us + 4096 B at 4096 MB/s = 3000 ns, a write of
+// 0 + 1000 ns; cpu 100.
+inline Params windows_a_request_a_page() {
+  return Params{{"frames", std::int64_t{5}},
+                {"page_cluster", std::int64_t{2}},
+                {"device", std::string("nvme")},
+                {"device_read_us", 2.0},
+                {"device_write_us", 0.0},
+                {"device_transfer_mb_s", 4096.0},
+                {"io_max_request_pages", std::int64_t{1}},
+                {"io_scheduler", std::string("fifo")},
+                {"cpu_ns", std::int64_t{100}}};
+}
+
 }  // namespace pagesim::test

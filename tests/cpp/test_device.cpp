@@ -297,8 +297,8 @@ TEST_CASE("a hit on a readahead page waits for the request that reads it") {
 }
 
 TEST_CASE("a readahead page evicted while its read runs waits for that read at its fault") {
-  // 5 frames, LRU, page_cluster 2, io_max_request_pages 1 (a window is one request a page),
-  // fifo; nvme with a read of 2 us + 4096 B at 4096 MB/s = 3000 ns and a write of 0 + 1000 ns.
+  // LRU, windows_a_request_a_page (5 frames, page_cluster 2, a request a page, nvme: a read
+  // 3000 ns, a write 1000 ns).
   //  W0-W3, R4 (100-500)    resident {0 1 2 3 4}
   //  R5 R6 R7 R8 (600-900)  evict 0 1 2 3 -> slots 0-3; writes [0] 600-1600, [1] 1600-2600,
   //                         [2] 2600-3600, [3] 3600-4600
@@ -312,15 +312,7 @@ TEST_CASE("a readahead page evicted while its read runs waits for that read at i
   //                         page) and waits until 10600. The device reads slot 1 once.
   //  R3 (10700)             a hit on page 3, whose read [3] is queued: waits until 16600.
   const Trace t = text("W 0\nW 1\nW 2\nW 3\nR 4\nR 5\nR 6\nR 7\nR 8\nR 0\nR 9\nR 10\nR 1\nR 3\n");
-  Params p{{"frames", std::int64_t{5}},
-           {"page_cluster", std::int64_t{2}},
-           {"device", std::string("nvme")},
-           {"device_read_us", 2.0},
-           {"device_write_us", 0.0},
-           {"device_transfer_mb_s", 4096.0},
-           {"io_max_request_pages", std::int64_t{1}},
-           {"io_scheduler", std::string("fifo")}};
-  const Result r = simulate(t, "lru", p);
+  const Result r = simulate(t, "lru", windows_a_request_a_page());
   CHECK(r.total.swap_ins == 2);
   CHECK(r.total.readahead_pages == 3);
   CHECK(r.total.readahead_wasted == 2);

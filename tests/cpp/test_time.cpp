@@ -78,13 +78,18 @@ TEST_CASE("two processes: one blocks on a read, the other runs") {
   CHECK(s.per_proc_time[1].elapsed_ns == 4800);
 }
 
+// Process 1 writes a0-a3, pushes them to swap slots 0-3 with reads of a4-a8 and faults on a0,
+// reading a1-a3 ahead.
+void swap_out_and_read_ahead(TraceBuilder& b) {
+  for (std::uint64_t v = 0; v < 4; ++v) b.add(1, v, true);
+  for (std::uint64_t v = 4; v < 9; ++v) b.add(1, v, false);
+  b.add(1, 0, false);
+}
+
 TEST_CASE("round robin: a hit on a page still being read ahead blocks, the other process runs") {
-  // A (pid 1) writes a0-a3, pushes them to swap slots 0-3 with reads of a4-a8, faults on a0
-  // (reading a1-a3 ahead), then uses a3 and a0; B (pid 2) reads b0 100 times. In the trace B
-  // starts before A ends: both run from the start. 5 frames, LRU, page_cluster 2 (windows of
-  // 4 slots), io_max_request_pages 1 (a window is one request a page), fifo; nvme with a read
-  // of 2 us + 4096 B at 4096 MB/s = 3000 ns and a write of 0 + 1000 ns. cpu 100, quantum
-  // 1000 ns = 10 accesses.
+  // A (pid 1): swap_out_and_read_ahead, then uses a3 and a0; B (pid 2) reads b0 100 times. In
+  // the trace B starts before A ends: both run from the start. LRU, windows_a_request_a_page,
+  // quantum 1000 ns = 10 accesses.
   //   t=0     A runs. W a0-a3, R a4 (100-500); R a5-a8 (600-900) evict a0-a3 -> slots 0-3,
   //           writes [0] 600-1600, [1] 1600-2600, [2] 2600-3600, [3] 3600-4600. R a0 (1000):
   //           reads a1 a2 a3 ahead, evicts a4-a7 (clean); reads [0] 4600-7600 (A's),
@@ -100,25 +105,15 @@ TEST_CASE("round robin: a hit on a page still being read ahead blocks, the other
   // (16600 - 8100) = 6600 + 8500; B: start 1000, user 10000, no wait, ends at 11100. The CPU
   // idles 16600 - 11100 = 5500.
   TraceBuilder b;
-  for (std::uint64_t v = 0; v < 4; ++v) b.add(1, v, true);
-  for (std::uint64_t v = 4; v < 9; ++v) b.add(1, v, false);
-  b.add(1, 0, false);
+  swap_out_and_read_ahead(b);
   b.add(2, 0, false);
   b.add(1, 3, false);
   b.add(1, 0, false);
   for (int k = 1; k < 100; ++k) b.add(2, 0, false);
   const Trace t = std::move(b).build();
-  Params p{{"frames", std::int64_t{5}},
-           {"page_cluster", std::int64_t{2}},
-           {"device", std::string("nvme")},
-           {"device_read_us", 2.0},
-           {"device_write_us", 0.0},
-           {"device_transfer_mb_s", 4096.0},
-           {"io_max_request_pages", std::int64_t{1}},
-           {"io_scheduler", std::string("fifo")},
-           {"cpu_ns", std::int64_t{100}},
-           {"quantum_ns", std::int64_t{1000}},
-           {"interval_ns", std::int64_t{1000}}};
+  Params p = windows_a_request_a_page();
+  p.set("quantum_ns", std::int64_t{1000});
+  p.set("interval_ns", std::int64_t{1000});
   const Result r = simulate(t, "lru", p);
   REQUIRE(r.schedule == "round_robin");
   CHECK(r.time.elapsed_ns == 16700);
@@ -155,9 +150,7 @@ TEST_CASE("round robin: a hit on a page still being read ahead blocks, the other
 }
 
 TEST_CASE("a page evicted while its read is queued or running joins that read when read again") {
-  // One process, LRU, 5 frames, page_cluster 2 (windows of 4 slots), io_max_request_pages 1
-  // (a request a page), fifo; nvme: a read 2 us + 4096 B at 4096 MB/s = 3000 ns, a write
-  // 0 + 1000 ns; cpu 100.
+  // One process, LRU, windows_a_request_a_page().
   //   W a0-a3, R a4 (100-500); R a5-a8 (600-900) evict a0-a3 -> slots 0-3, writes [0]
   //   600-1600, [1] 1600-2600, [2] 2600-3600, [3] 3600-4600.
   //   R a0 (1000): reads a1 a2 a3 ahead, evicts a4-a7 (clean); reads [0] 4600-7600 (waited
@@ -171,24 +164,13 @@ TEST_CASE("a page evicted while its read is queued or running joins that read wh
   //   R a2 (16700) and R a1 (16800): hits, their reads done at 13600 and 10600.
   // Elapsed 16800; IO wait (7600 - 1000) + (16600 - 8100).
   TraceBuilder b;
-  for (std::uint64_t v = 0; v < 4; ++v) b.add(1, v, true);
-  for (std::uint64_t v = 4; v < 9; ++v) b.add(1, v, false);
-  b.add(1, 0, false);
+  swap_out_and_read_ahead(b);
   for (std::uint64_t v = 9; v < 13; ++v) b.add(1, v, false);
   b.add(1, 3, false);
   b.add(1, 2, false);
   b.add(1, 1, false);
   const Trace t = std::move(b).build();
-  const Params p{{"frames", std::int64_t{5}},
-                 {"page_cluster", std::int64_t{2}},
-                 {"device", std::string("nvme")},
-                 {"device_read_us", 2.0},
-                 {"device_write_us", 0.0},
-                 {"device_transfer_mb_s", 4096.0},
-                 {"io_max_request_pages", std::int64_t{1}},
-                 {"io_scheduler", std::string("fifo")},
-                 {"cpu_ns", std::int64_t{100}}};
-  const Result r = simulate(t, "lru", p);
+  const Result r = simulate(t, "lru", windows_a_request_a_page());
   CHECK(r.time.elapsed_ns == 16800);
   CHECK(r.time.iowait_ns == (7600 - 1000) + (16600 - 8100));
   CHECK(r.device_stats.reads == 4);
