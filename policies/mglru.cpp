@@ -65,7 +65,9 @@
 //         (the kernel starts writeback; here it is evicted the next time it is reached,
 //         when the engine writes it)
 //     shrink_folio_list: anonymous page with a young pte -> activated: head of max_seq
-//     otherwise evicted with a shadow (min_seq, refs + workingset)
+//     otherwise evicted with a shadow (min_seq, refs + workingset), taken as 6.1's
+//       shrink_folio_list does, after evict_folios' try_to_inc_min_seq: the min_seq it may
+//       have moved, and the eviction counted in the controller's new period
 //   refault (lru_gen_refault): counted in refaulted[type][tier] when the shadow's min_seq
 //     is the current one; then
 //       if (lru_gen_in_fault() || refs >= BIT(LRU_REFS_WIDTH) - 1)      (the fix; 6.1: == 4)
@@ -202,8 +204,10 @@ class Mglru final : public Policy {
       if (tier_idx < 0) tier_idx = get_tier_idx(type);
       evict_step(type, tier_idx, view, out);
     }
-    // evict_folios: try_to_inc_min_seq after isolate_folios, before the faulting page goes in.
+    // evict_folios: try_to_inc_min_seq after isolate_folios, then shrink_folio_list; before
+    // the faulting page goes in.
     try_to_inc_min_seq();
+    record_evictions();
   }
 
   // Test hook (probe_mglru): seq * 8 + tier of a resident page, -1 otherwise; for
@@ -422,10 +426,19 @@ class Mglru final : public Policy {
       clear_refs(p);
       return;
     }
-    shadow_seq_[p] = static_cast<std::uint32_t>(seq + 1);
-    shadow_refs_[p] = static_cast<std::uint8_t>(lru_refs(p));
-    ++evicted_[type][tier];
+    isolated_.push_back({p, type, tier, lru_refs(p)});
     evict(p, out);
+  }
+
+  // shrink_folio_list after try_to_inc_min_seq: each victim's shadow (lru_gen_eviction) holds
+  // its type's min_seq as it now is, and its eviction counts in the controller's new period.
+  void record_evictions() {
+    for (const Isolated& v : isolated_) {
+      shadow_seq_[v.page] = static_cast<std::uint32_t>(min_seq_[v.type] + 1);
+      shadow_refs_[v.page] = static_cast<std::uint8_t>(v.refs);
+      ++evicted_[v.type][v.tier];
+    }
+    isolated_.clear();
   }
 
   void evict(PageId p, VictimList& out) {
@@ -454,6 +467,14 @@ class Mglru final : public Policy {
   std::vector<std::uint8_t> shadow_refs_;
   ReadsInSuccession reads_;
   std::vector<PageId> walk_;
+  // This reclaim's victims, their shadows still to record.
+  struct Isolated {
+    PageId page;
+    std::size_t type;
+    int tier;
+    int refs;
+  };
+  std::vector<Isolated> isolated_;
   std::uint64_t max_seq_ = kMinNrGens + 1;
   std::uint64_t min_seq_[2] = {0, 0};
   std::uint64_t avg_refaulted_[2][kMaxNrTiers] = {};

@@ -1422,7 +1422,11 @@ TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes b
   //   min_seq + 1 = gen1: [F H]. Reclaim 1: min_seq[file] 0 -> 1; 3 generations, young
   //   (seq 3) 0, old (seq 1) 2 * 4 < 2 no -> no aging. Tail H: tier 3 > 3 no, but refs == 4
   //   -> protected: tail of gen2, refs cleared. Tail F: tier 2, not saturated -> VICTIM F.
-  //   (Before the fix: H.)
+  //   (Before the fix: H.) F's eviction empties gen1: evict_folios' try_to_inc_min_seq moves
+  //   min_seq to 2, and then (shrink_folio_list) F's shadow holds min_seq 2, refs 3. F read
+  //   again: a refault in the current min_seq, refs 3 -> saturated, inserted at min_seq 2
+  //   (2 + 2 >= 3), PG_referenced: seq 2, tier 3. (A shadow taken before the move would hold
+  //   1: no refault, tier 0.)
   TraceBuilder b;
   for (std::uint64_t v = 0; v < 3; ++v) b.add(1, v, false, PageKind::kFile);
   const Trace t = std::move(b).build();
@@ -1437,6 +1441,8 @@ TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes b
     d.touch(0);
     CHECK(d.reclaim(1) == std::vector<PageId>{1});
     CHECK(probe_mglru(d.policy(), 0) == 2 * 8 + 0);  // H: seq 2, refs cleared
+    d.fault(1);
+    CHECK(probe_mglru(d.policy(), 1) == 2 * 8 + 3);
   }
   // (b) H read 4 times, F 4 times, alternately from H: refs 3, tier 2 each. Reclaim 1 (as
   //   above): tail H, tier 2 <= 3, not saturated -> VICTIM H, shadow (min_seq 1, refs 3). H read

@@ -117,10 +117,13 @@ struct EngineConfig {
 //   page is read alone and the next read fault on the vpn after it starts a window again. The
 //   window stops at the first vpn for which the trace has no file page of the process: the
 //   end of the file, anonymous memory, or a hole (a page the trace never accesses has no page
-//   id, so it cannot be read ahead, and the window ends before it). Resident pages in it are
-//   skipped (the page cache has them: no IO) but count towards its size. When memory holds
-//   fewer pages than the window (below), the window is cut and the stream's next vpn follows
-//   the last page read. A write fault on a file page reads its page alone and leaves the
+//   id, so it cannot be read ahead, and the window ends before it); the stream's next vpn is
+//   still vpn(p) + size (Linux keeps ra->start and ra->size), so a read just past a hole goes
+//   on with it. Resident pages in it are skipped (the page cache has them: no IO) but count
+//   towards its size. When its pages not in memory are more than memory takes (frames - 1, or
+//   the frames the policy freed: below), the window is cut and the stream's next vpn follows
+//   the last page read, its size staying the uncut window's (which get_next_ra_size grows).
+//   A write fault on a file page reads its page alone and leaves the
 //   stream as it is (generic_file_buffered_write does not call page_cache_readahead). Not
 //   modelled: the asynchronous ahead window (a sequential reader reads the next window at
 //   its next fault, not while it consumes this one, so the wait for each window's first
@@ -453,7 +456,7 @@ class Engine {
   PageArray<std::uint32_t> file_rank_;
   // Per process, its stream's state (file_ra_state): the vpn after its last window (after the
   // last page read when the window was cut), or after its last random read, and that
-  // window's size (0 after a random read: ra_off). Before its first file read every read is
+  // window's size, uncut (0 after a random read: ra_off). Before its first file read every read is
   // sequential (prev_page -1 at open).
   struct FileStream {
     std::uint64_t next = 0;
