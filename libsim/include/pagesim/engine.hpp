@@ -151,7 +151,8 @@ struct EngineConfig {
 //   fault with an IO wait; do_generic_mapping_read finds a file page not yet up to date and
 //   sleeps in lock_page likewise. A readahead page evicted before its read completed
 //   (reclaim at a later fault, or another process's, does not skip it as Linux skips a
-//   locked page) is read again by its next fault or readahead: the device reads it twice.
+//   locked page) joins that read at its next fault or readahead while the read is queued or
+//   running (SwapDevice::submit, device_stats read_joins): the device reads it once.
 class Engine {
  public:
   Engine(const Trace& trace, const EngineConfig& config, std::string policy_name);
