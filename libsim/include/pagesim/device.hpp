@@ -90,7 +90,9 @@ struct DeviceStats {
   // rotational latency, each request's rounded to ns); the rest is command overhead and
   // transfer (SSD: latency and transfer).
   std::uint64_t seek_ns = 0;
-  std::uint64_t queue_full_waits = 0;  // writes that waited for room in the queue
+  // Writes that went to the waiting list: the queue full, or behind their process's waiting
+  // write.
+  std::uint64_t queue_full_waits = 0;
   // zram: RAM holding the compressed pages at the end (slots in use * page size / ratio).
   std::uint64_t stored_bytes = 0;
 
@@ -151,8 +153,10 @@ class SwapDevice {
   // layer's request limit, get_request_wait): otherwise it waits, in a first-come
   // list, and its process `by` sleeps. So do `by`'s submissions after it (the process is
   // asleep: they are issued when it wakes), reads too, which need no room of their own. Each
-  // start makes room for the first waiting write (and lets the reads behind it in); a process
-  // whose waiting submissions are all in and that waits for no read wakes then
+  // start makes room for the first waiting write (and lets the reads behind it in; a write
+  // behind it waits for the next start even if it would merge into it, where the kernel's
+  // woken process would submit it and merge at once); a process whose waiting submissions are
+  // all in and that waits for no read wakes then
   // (wakeup[by] = that time). Returns false when the submission waits (the caller marks `by`
   // as blocked: wakeup[by] = kNoTime).
   bool submit(std::uint64_t position, bool write, Tick now, ProcId waiter = kNoProc, ProcId by = 0);
