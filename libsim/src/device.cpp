@@ -236,9 +236,13 @@ bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) 
 void SwapDevice::admit_waiting(Tick t) {
   while (!waiting_.empty()) {
     const Waiting w = waiting_.front();
-    if (w.write && queue_.size() >= config_.queue_depth) return;
+    // A write let in tries to merge first, needing no room if it does: the woken process's
+    // __make_request tries elv_merge again (goto again, in 2.4 and early 2.6), and so does each
+    // later write of a process once the one before it is in.
+    const bool full = w.write && queue_.size() >= config_.queue_depth;
+    if (full && !merge(w.position, true, w.waiters)) return;
     waiting_.pop_front();
-    enqueue(w.position, w.write, t, w.waiters);
+    if (!full) enqueue(w.position, w.write, t, w.waiters);
     if (--waiting_of_[w.by] == 0) {
       if (!waits_read_[w.by]) (*wakeup_)[w.by] = t;  // else the read's start wakes it
       waits_read_[w.by] = 0;

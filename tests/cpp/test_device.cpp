@@ -97,6 +97,30 @@ TEST_CASE("a write that merges needs no room in a full queue; one that would not
   CHECK(dev.stats().reads == 1);
 }
 
+TEST_CASE("a waiting write merges into the write let in before it, taking no room") {
+  // One request queued at most. Process 0 writes 10 (queued), then 50, 51 and 52, which wait
+  // (50 would make a new request; 51 and 52 are behind it); process 1's write of 53 waits too
+  // (the queue has nothing it merges into). The start of [10] at 0 makes room: 50 goes in,
+  // and 51, 52 and 53 merge into it with the queue full again (in the kernel the woken
+  // process's __make_request tries elv_merge again, and each later write merges at once).
+  // Both processes wake at 0; two requests, [10] and [50, 53].
+  std::vector<Tick> wakeup(2, kNoTime);
+  DeviceConfig c = hdd();
+  c.queue_depth = 1;
+  SwapDevice dev(c, 1024, 4096, &wakeup);
+  CHECK(dev.submit(10, true, 0, kNoProc, 0));
+  for (std::uint64_t s = 50; s < 53; ++s) CHECK(!dev.submit(s, true, 0, kNoProc, 0));
+  CHECK(!dev.submit(53, true, 0, kNoProc, 1));
+  CHECK(dev.stats().queue_full_waits == 4);
+  dev.advance(0);
+  CHECK(wakeup == std::vector<Tick>{0, 0});
+  CHECK(dev.queued() == 1);
+  dev.drain();
+  CHECK(dev.stats().writes == 2);
+  CHECK(dev.stats().pages_written == 5);
+  CHECK(dev.stats().merges == 3);
+}
+
 TEST_CASE("batch reclaim into a full queue: the adjacent writes merge, nobody waits") {
   // W0 .. W11, 8 frames, fifo, reclaim of 4 pages when memory is full (watermarks 0 / 4), one
   // request queued at most. The fault of W8 at 900 ns evicts pages 0..3 to slots 0..3: the

@@ -153,12 +153,12 @@ class SwapDevice {
   // layer's request limit, get_request_wait): otherwise it waits, in a first-come
   // list, and its process `by` sleeps. So do `by`'s submissions after it (the process is
   // asleep: they are issued when it wakes), reads too, which need no room of their own. Each
-  // start makes room for the first waiting write (and lets the reads behind it in; a write
-  // behind it waits for the next start even if it would merge into it, where the kernel's
-  // woken process would submit it and merge at once); a process whose waiting submissions are
-  // all in and that waits for no read wakes then
-  // (wakeup[by] = that time). Returns false when the submission waits (the caller marks `by`
-  // as blocked: wakeup[by] = kNoTime).
+  // start makes room for the first waiting write, and lets in the reads behind it and the
+  // writes after it that merge into a queued request (the kernel's woken process tries
+  // elv_merge again: goto again in 2.4's and early 2.6's __make_request); a process whose
+  // waiting submissions are all in and that waits for no read wakes then (wakeup[by] = that
+  // time). Returns false when the submission waits (the caller marks `by` as blocked:
+  // wakeup[by] = kNoTime).
   bool submit(std::uint64_t position, bool write, Tick now, ProcId waiter = kNoProc, ProcId by = 0);
   // Starts every request the device would have started by time t.
   void advance(Tick t) {
