@@ -207,13 +207,14 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
 }
 
 bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) {
-  // A read still waiting behind its process's write (the latest): one of its waiters, who
-  // join the request it goes into (admit_waiting).
-  for (auto it = waiting_.rbegin(); it != waiting_.rend(); ++it) {
-    if (it->write || it->position != position) continue;
+  // A read still waiting behind its process's write: one of its waiters, who join the request
+  // it goes into (admit_waiting). The first such read: it covers the others when it goes in.
+  // Unless a read in the queue covers it: the wait is for that read, as below.
+  for (Waiting& w : waiting_) {
+    if (w.write || w.position != position || w.covered) continue;
     (*wakeup_)[waiter] = kNoTime;
-    next_waiter_[waiter] = it->waiters;
-    it->waiters = waiter;
+    next_waiter_[waiter] = w.waiters;
+    w.waiters = waiter;
     return true;
   }
   if (reading(position)) {
@@ -242,7 +243,15 @@ void SwapDevice::admit_waiting(Tick t) {
     const bool full = w.write && queue_.size() >= config_.queue_depth;
     if (full && !merge(w.position, true, w.waiters)) return;
     waiting_.pop_front();
-    if (!full) enqueue(w.position, w.write, t, w.waiters);
+    if (w.covered && !reading(w.position) && !in_service_read(w.position, t)) {
+      // Read by a later read that has completed: in the kernel the woken process finds the
+      // page in the swap cache (that read brought it in) and reads nothing.
+      for (ProcId p = w.waiters; p != kNoProc; p = next_waiter_[p]) (*wakeup_)[p] = t;
+      ++stats_.read_joins;
+    } else if (!full) {
+      enqueue(w.position, w.write, t, w.waiters);
+      if (!w.write) cover_waiting_reads(w.position);
+    }
     if (--waiting_of_[w.by] == 0) {
       if (!waits_read_[w.by]) (*wakeup_)[w.by] = t;  // else the read's start wakes it
       waits_read_[w.by] = 0;

@@ -121,6 +121,62 @@ TEST_CASE("a waiting write merges into the write let in before it, taking no roo
   CHECK(dev.stats().merges == 3);
 }
 
+TEST_CASE("a waiting read that a later read covers reads nothing once that read is done") {
+  // read_priority, one request queued at most. Process 0 has W10 in service and W50 queued;
+  // its W60 waits for room, and its read of 200 behind it. Process 1's read of 200 goes into
+  // the queue and covers that waiting read. W10 ends; read_priority starts 1's read (W60 still
+  // finds W50 queued); when it ends, W50 starts, W60 goes in, and 0's read is done already:
+  // in the kernel process 0, woken, would find the page in the swap cache. One read, and
+  // process 0 wakes when W50 starts, when process 1's read has completed.
+  std::vector<Tick> wakeup(3, kNoTime);
+  DeviceConfig c = hdd(IoScheduler::kReadPriority);
+  c.queue_depth = 1;
+  SwapDevice dev(c, 1024, 4096, &wakeup);
+  CHECK(dev.submit(10, true, 0, kNoProc, 0));
+  dev.advance(0);
+  CHECK(dev.submit(50, true, 0, kNoProc, 0));
+  CHECK(!dev.submit(60, true, 0, kNoProc, 0));
+  CHECK(!dev.submit(200, false, 0, 0, 0));
+  CHECK(dev.submit(200, false, 0, 1, 1));
+  // Process 2's hit on the page waits for the read that covers the waiting one.
+  CHECK(dev.wait_for_read(200, 0, 2));
+  dev.drain();
+  CHECK(dev.stats().reads == 1);
+  CHECK(dev.stats().writes == 3);
+  CHECK(dev.stats().read_joins == 1);
+  CHECK(wakeup[1] != kNoTime);
+  CHECK(wakeup[0] == wakeup[1]);
+  CHECK(wakeup[2] == wakeup[1]);
+}
+
+TEST_CASE("of two waiting reads of a slot the first covers the second when let in") {
+  // read_priority, one request queued at most. Process 0 has W10 in service and W50 queued;
+  // its W60 waits, and its read of 200 behind it; process 1's W70 waits, and its read of 200
+  // behind it. Process 2's hit on the page waits for the first of the two reads. W10 ends:
+  // W50 starts, W60 and 0's read go in, covering 1's. The read starts next (read_priority),
+  // W70 still finds W60 queued; the read ends, W60 starts, W70 goes in and 1's read, done
+  // already, reads nothing. One read; the three processes wake when it completes.
+  std::vector<Tick> wakeup(3, kNoTime);
+  DeviceConfig c = hdd(IoScheduler::kReadPriority);
+  c.queue_depth = 1;
+  SwapDevice dev(c, 1024, 4096, &wakeup);
+  CHECK(dev.submit(10, true, 0, kNoProc, 0));
+  dev.advance(0);
+  CHECK(dev.submit(50, true, 0, kNoProc, 0));
+  CHECK(!dev.submit(60, true, 0, kNoProc, 0));
+  CHECK(!dev.submit(200, false, 0, 0, 0));
+  CHECK(!dev.submit(70, true, 0, kNoProc, 1));
+  CHECK(!dev.submit(200, false, 0, 1, 1));
+  CHECK(dev.wait_for_read(200, 0, 2));
+  dev.drain();
+  CHECK(dev.stats().reads == 1);
+  CHECK(dev.stats().writes == 4);
+  CHECK(dev.stats().read_joins == 1);
+  CHECK(wakeup[0] != kNoTime);
+  CHECK(wakeup[1] == wakeup[0]);
+  CHECK(wakeup[2] == wakeup[0]);
+}
+
 TEST_CASE("batch reclaim into a full queue: the adjacent writes merge, nobody waits") {
   // W0 .. W11, 8 frames, fifo, reclaim of 4 pages when memory is full (watermarks 0 / 4), one
   // request queued at most. The fault of W8 at 900 ns evicts pages 0..3 to slots 0..3: the

@@ -157,7 +157,11 @@ class SwapDevice {
   // writes after it that merge into a queued request (the kernel's woken process tries
   // elv_merge again: goto again in 2.4's and early 2.6's __make_request); a process whose
   // waiting submissions are all in and that waits for no read wakes then (wakeup[by] = that
-  // time). Returns false when the submission waits (the caller marks `by` as blocked:
+  // time). A read that goes into the queue (submitted or let in) while a read of its position
+  // waits covers that one: when let in, the waiting read joins it, or reads nothing if it has
+  // completed (in the kernel the page is in the swap cache, brought in by that read: the
+  // woken process finds it there).
+  // Returns false when the submission waits (the caller marks `by` as blocked:
   // wakeup[by] = kNoTime).
   bool submit(std::uint64_t position, bool write, Tick now, ProcId waiter = kNoProc, ProcId by = 0);
   // Starts every request the device would have started by time t.
@@ -174,10 +178,10 @@ class SwapDevice {
   std::size_t queued() const { return queue_.size(); }
   // Makes process `waiter` wait for the read of the page at `position` when it has not
   // completed by `now` (the last advance): for a read still waiting for its place (then for
-  // the request it joins), the queued read request holding it (one at most: see submit), its
-  // wakeup set when that request starts, or for the read in service holding it, its wakeup
-  // set to when it completes. False when none holds it: the read is done. A process waits for
-  // at most one request.
+  // the request it joins) unless covered, the queued read request holding it (one at most: see
+  // submit), its wakeup set when that request starts, or for the read in service holding it, its
+  // wakeup set to when it completes. False when none holds it: the read is done. A process waits
+  // for at most one request.
   bool wait_for_read(std::uint64_t position, Tick now, ProcId waiter);
   // Fetches what submitting a read at `position` will look at (whether a queued request reads
   // it), a cache miss otherwise.
@@ -259,6 +263,10 @@ class SwapDevice {
   void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters);
   // Lets the waiting submissions in that the queue has room for, at time t.
   void admit_waiting(Tick t);
+  // Marks the waiting reads of `position` covered, a read of it going into the queue.
+  void cover_waiting_reads(std::uint64_t position) {
+    for (Waiting& w : waiting_) w.covered |= !w.write && w.position == position;
+  }
   // A request's service time is its positioning, for a request at `position` with the head
   // at `head` (HDD seek and rotational latency, 0 when it starts at the head), and the rest
   // for `pages` pages (HDD command overhead, SSD latency, transfer), together rounded to ns.
@@ -282,9 +290,11 @@ class SwapDevice {
   // Submissions waiting for room (see submit), first come first, each with the processes
   // waiting for it as a Request has them; per process, how many of its submissions wait and
   // whether one of them is a read it waits for.
+  // A read read meanwhile by a later read that went into the queue is `covered`: see
+  // admit_waiting.
   struct Waiting {
     std::uint64_t position;
-    bool write;
+    bool write, covered;
     ProcId waiters, by;
   };
   std::deque<Waiting> waiting_;
@@ -329,6 +339,7 @@ inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, Pro
   // A process whose earlier submissions wait issues nothing before them.
   if (waiting_.empty() || waiting_of_[by] == 0) {
     if (!write || queue_.size() < config_.queue_depth) {
+      if (!write && !waiting_.empty()) cover_waiting_reads(position);
       enqueue(position, write, now, waiter);
       return true;
     }
@@ -337,7 +348,7 @@ inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, Pro
     if (merge(position, write, waiter)) return true;
   }
   stats_.queue_full_waits += write;
-  waiting_.push_back({position, write, waiter, by});
+  waiting_.push_back({position, write, false, waiter, by});
   ++waiting_of_[by];
   waits_read_[by] |= waiter == by;
   return false;
