@@ -218,10 +218,7 @@ bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) 
     return true;
   }
   if (reading(position)) {
-    // Unsigned, position - start < pages says start <= position < start + pages.
-    Request& r = *std::find_if(queue_.begin(), queue_.end(), [&](const Request& q) {
-      return !q.write && position - q.start < q.pages;
-    });
+    Request& r = queued_read(position);
     (*wakeup_)[waiter] = kNoTime;
     next_waiter_[waiter] = r.waiters;
     r.waiters = waiter;
@@ -255,6 +252,38 @@ void SwapDevice::admit_waiting(Tick t) {
     if (--waiting_of_[w.by] == 0) {
       if (!waits_read_[w.by]) (*wakeup_)[w.by] = t;  // else the read's start wakes it
       waits_read_[w.by] = 0;
+    }
+  }
+}
+
+bool SwapDevice::submit_beside_waiting(std::uint64_t position, bool write, Tick now,
+                                       ProcId waiter) {
+  if (!write || queue_.size() < config_.queue_depth) {
+    enqueue(position, write, now, waiter);
+    if (!write) cover_waiting_reads(position);
+    return true;
+  }
+  return merge(position, write, waiter);
+}
+
+void SwapDevice::cover_waiting_reads(std::uint64_t position) {
+  for (Waiting& w : waiting_) {
+    if (w.write || w.position != position || w.covered) continue;
+    w.covered = true;
+    ProcId own = kNoProc, others = kNoProc;
+    for (ProcId p = w.waiters; p != kNoProc;) {
+      const ProcId next = next_waiter_[p];
+      ProcId& list = p == w.by ? own : others;
+      next_waiter_[p] = list;
+      list = p;
+      p = next;
+    }
+    w.waiters = own;
+    if (others == kNoProc) continue;
+    if (reading(position)) {
+      add_waiters(queued_read(position), others);
+    } else {  // the read in service holds it
+      for (ProcId p = others; p != kNoProc; p = next_waiter_[p]) (*wakeup_)[p] = free_at_;
     }
   }
 }

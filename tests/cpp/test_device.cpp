@@ -123,12 +123,14 @@ TEST_CASE("a waiting write merges into the write let in before it, taking no roo
 
 TEST_CASE("a waiting read that a later read covers reads nothing once that read is done") {
   // read_priority, one request queued at most. Process 0 has W10 in service and W50 queued;
-  // its W60 waits for room, and its read of 200 behind it. Process 1's read of 200 goes into
-  // the queue and covers that waiting read. W10 ends; read_priority starts 1's read (W60 still
-  // finds W50 queued); when it ends, W50 starts, W60 goes in, and 0's read is done already:
-  // in the kernel process 0, woken, would find the page in the swap cache. One read, and
-  // process 0 wakes when W50 starts, when process 1's read has completed.
-  std::vector<Tick> wakeup(3, kNoTime);
+  // its W60 waits for room, and its read of 200 behind it. Process 2's hit on the page waits
+  // for that read. Process 1's read of 200 goes into the queue and covers the waiting one:
+  // process 2 now waits for 1's read. Process 3 reads 300. W10 ends; read_priority starts
+  // 1's read, then 3's (W60 still finds W50 queued); when 3's ends, W50 starts, W60 goes in,
+  // and 0's read is done already: in the kernel process 0, woken, would find the page in the
+  // swap cache. Processes 1 and 2 wake when 1's read completes, 0 when W50 starts, which is
+  // when 3's read completes.
+  std::vector<Tick> wakeup(4, kNoTime);
   DeviceConfig c = hdd(IoScheduler::kReadPriority);
   c.queue_depth = 1;
   SwapDevice dev(c, 1024, 4096, &wakeup);
@@ -137,16 +139,17 @@ TEST_CASE("a waiting read that a later read covers reads nothing once that read 
   CHECK(dev.submit(50, true, 0, kNoProc, 0));
   CHECK(!dev.submit(60, true, 0, kNoProc, 0));
   CHECK(!dev.submit(200, false, 0, 0, 0));
-  CHECK(dev.submit(200, false, 0, 1, 1));
-  // Process 2's hit on the page waits for the read that covers the waiting one.
   CHECK(dev.wait_for_read(200, 0, 2));
+  CHECK(dev.submit(200, false, 0, 1, 1));
+  CHECK(dev.submit(300, false, 0, 3, 3));
   dev.drain();
-  CHECK(dev.stats().reads == 1);
+  CHECK(dev.stats().reads == 2);
   CHECK(dev.stats().writes == 3);
   CHECK(dev.stats().read_joins == 1);
   CHECK(wakeup[1] != kNoTime);
-  CHECK(wakeup[0] == wakeup[1]);
   CHECK(wakeup[2] == wakeup[1]);
+  CHECK(wakeup[3] > wakeup[1]);
+  CHECK(wakeup[0] == wakeup[3]);
 }
 
 TEST_CASE("of two waiting reads of a slot the first covers the second when let in") {

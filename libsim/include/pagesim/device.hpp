@@ -238,6 +238,13 @@ class SwapDevice {
   bool merge(std::uint64_t position, bool write, ProcId waiters);
   // Adds `waiters` (the first, the others through next_waiter_; kNoProc: none) to r's.
   void add_waiters(Request& r, ProcId waiters);
+  // The queued read request that reads `position`, which one does (reading(position)).
+  Request& queued_read(std::uint64_t position) {
+    // Unsigned, position - start < pages says start <= position < start + pages.
+    return *std::find_if(queue_.begin(), queue_.end(), [&](const Request& q) {
+      return !q.write && position - q.start < q.pages;
+    });
+  }
   // Whether a queued request reads `position`; marks or unmarks it.
   bool reading(std::uint64_t position) const {
     return (reading_[position / 64] >> (position % 64) & 1) != 0;
@@ -263,10 +270,14 @@ class SwapDevice {
   void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters);
   // Lets the waiting submissions in that the queue has room for, at time t.
   void admit_waiting(Tick t);
-  // Marks the waiting reads of `position` covered, a read of it going into the queue.
-  void cover_waiting_reads(std::uint64_t position) {
-    for (Waiting& w : waiting_) w.covered |= !w.write && w.position == position;
-  }
+  // A read of `position` has gone into the queue (a queued request or the one in service
+  // holds it): marks the waiting reads of `position` covered, and their waiters but their own
+  // process (which waits for its submissions too) wait for that read from now on.
+  void cover_waiting_reads(std::uint64_t position);
+  // submit's queueing while other processes' submissions wait, as without them but for the
+  // covering of waiting reads: false when the submission has to wait. Out of line, so that
+  // the flattened callers of submit do not take in what runs only while submissions wait.
+  bool submit_beside_waiting(std::uint64_t position, bool write, Tick now, ProcId waiter);
   // A request's service time is its positioning, for a request at `position` with the head
   // at `head` (HDD seek and rotational latency, 0 when it starts at the head), and the rest
   // for `pages` pages (HDD command overhead, SSD latency, transfer), together rounded to ns.
@@ -290,8 +301,8 @@ class SwapDevice {
   // Submissions waiting for room (see submit), first come first, each with the processes
   // waiting for it as a Request has them; per process, how many of its submissions wait and
   // whether one of them is a read it waits for.
-  // A read read meanwhile by a later read that went into the queue is `covered`: see
-  // admit_waiting.
+  // A waiting read is `covered` once a read of its position has gone into the queue after
+  // it: see admit_waiting.
   struct Waiting {
     std::uint64_t position;
     bool write, covered;
@@ -336,16 +347,16 @@ inline double SwapDevice::rest_ns(std::uint32_t pages, bool write) const {
 inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter,
                                ProcId by) {
   if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;  // it waits for this page alone
-  // A process whose earlier submissions wait issues nothing before them.
-  if (waiting_.empty() || waiting_of_[by] == 0) {
+  if (waiting_.empty()) {
     if (!write || queue_.size() < config_.queue_depth) {
-      if (!write && !waiting_.empty()) cover_waiting_reads(position);
       enqueue(position, write, now, waiter);
       return true;
     }
     // A write that merges into a queued request needs no room (Linux's __make_request tries
     // elv_merge before get_request_wait).
     if (merge(position, write, waiter)) return true;
+  } else if (waiting_of_[by] == 0 && submit_beside_waiting(position, write, now, waiter)) {
+    return true;  // (a process whose earlier submissions wait issues nothing before them)
   }
   stats_.queue_full_waits += write;
   waiting_.push_back({position, write, false, waiter, by});
@@ -382,11 +393,7 @@ inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, Pr
   free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
   if (!write) {
     if (reading(position)) {
-      // Unsigned, position - start < pages says start <= position < start + pages.
-      auto r = std::find_if(queue_.begin(), queue_.end(), [&](const Request& q) {
-        return !q.write && position - q.start < q.pages;
-      });
-      add_waiters(*r, waiters);
+      add_waiters(queued_read(position), waiters);
       ++stats_.read_joins;
       return;
     }
