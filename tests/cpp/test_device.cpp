@@ -18,6 +18,23 @@ DeviceConfig hdd(IoScheduler s = IoScheduler::kFifo) {
   return c;
 }
 
+// One request queued at most.
+DeviceConfig hdd_one_request(IoScheduler s = IoScheduler::kFifo) {
+  DeviceConfig c = hdd(s);
+  c.queue_depth = 1;
+  return c;
+}
+
+// On a device of hdd_one_request: process 0 has W10 in service and W50 queued; its W60 waits
+// for room, and its read of 200 behind it.
+void read_behind_a_waiting_write(SwapDevice& dev) {
+  CHECK(dev.submit(10, true, 0, kNoProc, 0));
+  dev.advance(0);
+  CHECK(dev.submit(50, true, 0, kNoProc, 0));
+  CHECK(!dev.submit(60, true, 0, kNoProc, 0));
+  CHECK(!dev.submit(200, false, 0, 0, 0));
+}
+
 TEST_CASE("two reads at distant slots cost two seeks") {
   std::vector<Tick> wakeup(2, kNoTime);
   SwapDevice dev(hdd(), 1024, 4096, &wakeup);
@@ -76,9 +93,7 @@ TEST_CASE("schedulers: fifo keeps order, elevator sweeps up, read_priority serve
 
 TEST_CASE("a write that merges needs no room in a full queue; one that would not waits") {
   std::vector<Tick> wakeup(2, 0);
-  DeviceConfig c = hdd();
-  c.queue_depth = 1;
-  SwapDevice dev(c, 1024, 4096, &wakeup);
+  SwapDevice dev(hdd_one_request(), 1024, 4096, &wakeup);
   CHECK(dev.submit(10, true, 0, kNoProc, 0));   // a new request: the queue's one place
   CHECK(dev.submit(11, true, 0, kNoProc, 0));   // back merge: no place needed
   CHECK(dev.submit(9, true, 0, kNoProc, 0));    // front merge
@@ -105,9 +120,7 @@ TEST_CASE("a waiting write merges into the write let in before it, taking no roo
   // process's __make_request tries elv_merge again, and each later write merges at once).
   // Both processes wake at 0; two requests, [10] and [50, 53].
   std::vector<Tick> wakeup(2, kNoTime);
-  DeviceConfig c = hdd();
-  c.queue_depth = 1;
-  SwapDevice dev(c, 1024, 4096, &wakeup);
+  SwapDevice dev(hdd_one_request(), 1024, 4096, &wakeup);
   CHECK(dev.submit(10, true, 0, kNoProc, 0));
   for (std::uint64_t s = 50; s < 53; ++s) CHECK(!dev.submit(s, true, 0, kNoProc, 0));
   CHECK(!dev.submit(53, true, 0, kNoProc, 1));
@@ -122,23 +135,16 @@ TEST_CASE("a waiting write merges into the write let in before it, taking no roo
 }
 
 TEST_CASE("a waiting read that a later read covers reads nothing once that read is done") {
-  // read_priority, one request queued at most. Process 0 has W10 in service and W50 queued;
-  // its W60 waits for room, and its read of 200 behind it. Process 2's hit on the page waits
-  // for that read. Process 1's read of 200 goes into the queue and covers the waiting one:
-  // process 2 now waits for 1's read. Process 3 reads 300. W10 ends; read_priority starts
-  // 1's read, then 3's (W60 still finds W50 queued); when 3's ends, W50 starts, W60 goes in,
-  // and 0's read is done already: in the kernel process 0, woken, would find the page in the
-  // swap cache. Processes 1 and 2 wake when 1's read completes, 0 when W50 starts, which is
-  // when 3's read completes.
+  // read_priority, one request queued at most; process 0's read of 200 waits behind its W60
+  // (read_behind_a_waiting_write). Process 2's hit on the page waits for that read. Process
+  // 1's read of 200 goes into the queue and covers the waiting one: process 2 now waits for
+  // 1's read. Process 3 reads 300. W10 ends; read_priority starts 1's read, then 3's (W60
+  // still finds W50 queued); when 3's ends, W50 starts, W60 goes in, and 0's read is done
+  // already: in the kernel process 0, woken, would find the page in the swap cache. Processes
+  // 1 and 2 wake when 1's read completes, 0 when W50 starts, which is when 3's read completes.
   std::vector<Tick> wakeup(4, kNoTime);
-  DeviceConfig c = hdd(IoScheduler::kReadPriority);
-  c.queue_depth = 1;
-  SwapDevice dev(c, 1024, 4096, &wakeup);
-  CHECK(dev.submit(10, true, 0, kNoProc, 0));
-  dev.advance(0);
-  CHECK(dev.submit(50, true, 0, kNoProc, 0));
-  CHECK(!dev.submit(60, true, 0, kNoProc, 0));
-  CHECK(!dev.submit(200, false, 0, 0, 0));
+  SwapDevice dev(hdd_one_request(IoScheduler::kReadPriority), 1024, 4096, &wakeup);
+  read_behind_a_waiting_write(dev);
   CHECK(dev.wait_for_read(200, 0, 2));
   CHECK(dev.submit(200, false, 0, 1, 1));
   CHECK(dev.submit(300, false, 0, 3, 3));
@@ -153,21 +159,15 @@ TEST_CASE("a waiting read that a later read covers reads nothing once that read 
 }
 
 TEST_CASE("of two waiting reads of a slot the first covers the second when let in") {
-  // read_priority, one request queued at most. Process 0 has W10 in service and W50 queued;
-  // its W60 waits, and its read of 200 behind it; process 1's W70 waits, and its read of 200
-  // behind it. Process 2's hit on the page waits for the first of the two reads. W10 ends:
-  // W50 starts, W60 and 0's read go in, covering 1's. The read starts next (read_priority),
-  // W70 still finds W60 queued; the read ends, W60 starts, W70 goes in and 1's read, done
-  // already, reads nothing. One read; the three processes wake when it completes.
+  // read_priority, one request queued at most; process 0's read of 200 waits behind its W60
+  // (read_behind_a_waiting_write); process 1's W70 waits, and its read of 200 behind it.
+  // Process 2's hit on the page waits for the first of the two reads. W10 ends: W50 starts,
+  // W60 and 0's read go in, covering 1's. The read starts next (read_priority), W70 still
+  // finds W60 queued; the read ends, W60 starts, W70 goes in and 1's read, done already,
+  // reads nothing. One read; the three processes wake when it completes.
   std::vector<Tick> wakeup(3, kNoTime);
-  DeviceConfig c = hdd(IoScheduler::kReadPriority);
-  c.queue_depth = 1;
-  SwapDevice dev(c, 1024, 4096, &wakeup);
-  CHECK(dev.submit(10, true, 0, kNoProc, 0));
-  dev.advance(0);
-  CHECK(dev.submit(50, true, 0, kNoProc, 0));
-  CHECK(!dev.submit(60, true, 0, kNoProc, 0));
-  CHECK(!dev.submit(200, false, 0, 0, 0));
+  SwapDevice dev(hdd_one_request(IoScheduler::kReadPriority), 1024, 4096, &wakeup);
+  read_behind_a_waiting_write(dev);
   CHECK(!dev.submit(70, true, 0, kNoProc, 1));
   CHECK(!dev.submit(200, false, 0, 1, 1));
   CHECK(dev.wait_for_read(200, 0, 2));
