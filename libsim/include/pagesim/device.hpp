@@ -79,7 +79,8 @@ struct DeviceStats {
   std::uint64_t pages_written = 0;
   std::uint64_t merges = 0;         // submissions merged into a queued request
   // Reads of a page that a queued or running request already reads (a page evicted under read
-  // and faulted or read ahead again), joined to that request: no IO of their own.
+  // and faulted or read ahead again), joined to that request, and waiting reads let in after
+  // a read that covered them had completed: no IO of their own.
   std::uint64_t read_joins = 0;
   std::uint64_t seeks = 0;          // requests that moved the head (HDD)
   std::uint64_t seek_distance = 0;  // total head movement, pages (HDD)
