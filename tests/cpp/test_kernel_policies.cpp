@@ -1361,9 +1361,7 @@ TEST_CASE("mglru: reclaim moves min_seq on before the faulting page goes in (evi
   //   moves both min_seq to 2 at once.
   // Read F3: min_seq + MIN_NR_GENS >= max_seq (2 + 2 >= 3) -> gen min_seq = 2, tier 0. (Left
   //   at 1 until the next reclaim, min_seq would put F3 in gen1, behind every other page.)
-  TraceBuilder b;
-  for (std::uint64_t v = 0; v < 3; ++v) b.add(1, v, false, PageKind::kFile);
-  const Trace t = std::move(b).build();
+  const Trace t = file_trace({0, 1, 2});
   Driver d(t, "mglru", 16, Params{});
   d.fault(0);
   d.fault(1);
@@ -1390,9 +1388,7 @@ TEST_CASE("mglru: a tier that refaults more than tier 0 is protected at eviction
   // Reclaim 4: 1 * 3 <= 2 fails -> tier_idx 0, but the tail C3 is tier 0: evicted.
   // Reclaim 5: tail H, tier 1 > 0 -> protected: tail of seq 2, refs cleared, protected[1] 1;
   //   then tier 1's total is 2: 1 * 4 <= 1 * 2 * 2 -> tier_idx 3; C4 evicted.
-  TraceBuilder b;
-  for (std::uint64_t v = 0; v < 5; ++v) b.add(1, v, false, PageKind::kFile);
-  const Trace t = std::move(b).build();
+  const Trace t = file_trace({0, 1, 2, 3, 4});
   Driver d(t, "mglru", 16,
            Params{{"swappiness", std::int64_t{1}}, {"min_lru_batch", std::int64_t{1}}});
   d.fault(0);
@@ -1427,9 +1423,7 @@ TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes b
   //   again: a refault in the current min_seq, refs 3 -> saturated, inserted at min_seq 2
   //   (2 + 2 >= 3), PG_referenced: seq 2, tier 3. (A shadow taken before the move would hold
   //   1: no refault, tier 0.)
-  TraceBuilder b;
-  for (std::uint64_t v = 0; v < 3; ++v) b.add(1, v, false, PageKind::kFile);
-  const Trace t = std::move(b).build();
+  const Trace t = file_trace({0, 1, 2});
   {
     Driver d(t, "mglru", 16, Params{});
     d.fault(0);
