@@ -217,18 +217,8 @@ bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) 
     w.waiters = waiter;
     return true;
   }
-  if (reading(position)) {
-    Request& r = queued_read(position);
-    (*wakeup_)[waiter] = kNoTime;
-    next_waiter_[waiter] = r.waiters;
-    r.waiters = waiter;
-    return true;
-  }
-  if (in_service_read(position, now)) {
-    (*wakeup_)[waiter] = free_at_;
-    return true;
-  }
-  return false;
+  next_waiter_[waiter] = kNoProc;  // it waits for this page alone
+  return join_read(position, now, waiter);
 }
 
 void SwapDevice::admit_waiting(Tick t) {
@@ -247,7 +237,7 @@ void SwapDevice::admit_waiting(Tick t) {
       ++stats_.read_joins;
     } else if (!full) {
       enqueue(w.position, w.write, t, w.waiters);
-      if (!w.write) cover_waiting_reads(w.position);
+      if (!w.write) cover_waiting_reads(w.position, t);
     }
     if (--waiting_of_[w.by] == 0) {
       if (!waits_read_[w.by]) (*wakeup_)[w.by] = t;  // else the read's start wakes it
@@ -260,13 +250,13 @@ bool SwapDevice::submit_beside_waiting(std::uint64_t position, bool write, Tick 
                                        ProcId waiter) {
   if (!write || queue_.size() < config_.queue_depth) {
     enqueue(position, write, now, waiter);
-    if (!write) cover_waiting_reads(position);
+    if (!write) cover_waiting_reads(position, now);
     return true;
   }
   return merge(position, write, waiter);
 }
 
-void SwapDevice::cover_waiting_reads(std::uint64_t position) {
+void SwapDevice::cover_waiting_reads(std::uint64_t position, Tick now) {
   for (Waiting& w : waiting_) {
     if (w.write || w.position != position || w.covered) continue;
     w.covered = true;
@@ -279,12 +269,7 @@ void SwapDevice::cover_waiting_reads(std::uint64_t position) {
       p = next;
     }
     w.waiters = own;
-    if (others == kNoProc) continue;
-    if (reading(position)) {
-      add_waiters(queued_read(position), others);
-    } else {  // the read in service holds it
-      for (ProcId p = others; p != kNoProc; p = next_waiter_[p]) (*wakeup_)[p] = free_at_;
-    }
+    join_read(position, now, others);
   }
 }
 

@@ -237,6 +237,10 @@ class SwapDevice {
   // merge, as the Linux elevators do), up to max_request_pages, with the processes waiting for
   // it (`waiters`: the first, the others through next_waiter_; kNoProc: none); false when none.
   bool merge(std::uint64_t position, bool write, ProcId waiters);
+  // Makes `waiters` (the first, the others through next_waiter_; kNoProc: none) wait for the
+  // read that holds `position` at `now`: the queued request (woken when it starts, see
+  // start_next) or the one in service (woken when it completes); false when none holds it.
+  bool join_read(std::uint64_t position, Tick now, ProcId waiters);
   // Adds `waiters` (the first, the others through next_waiter_; kNoProc: none) to r's.
   void add_waiters(Request& r, ProcId waiters);
   // The queued read request that reads `position`, which one does (reading(position)).
@@ -271,10 +275,10 @@ class SwapDevice {
   void enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters);
   // Lets the waiting submissions in that the queue has room for, at time t.
   void admit_waiting(Tick t);
-  // A read of `position` has gone into the queue (a queued request or the one in service
-  // holds it): marks the waiting reads of `position` covered, and their waiters but their own
-  // process (which waits for its submissions too) wait for that read from now on.
-  void cover_waiting_reads(std::uint64_t position);
+  // A read of `position` has gone into the queue at `now` (a queued request or the one in
+  // service holds it): marks the waiting reads of `position` covered, and their waiters but
+  // their own process (which waits for its submissions too) wait for that read from now on.
+  void cover_waiting_reads(std::uint64_t position, Tick now);
   // submit's queueing while other processes' submissions wait, as without them but for the
   // covering of waiting reads: false when the submission has to wait. Out of line, so that
   // the flattened callers of submit do not take in what runs only while submissions wait.
@@ -389,17 +393,22 @@ inline void SwapDevice::add_waiters(Request& r, ProcId waiters) {
   r.waiters = waiters;
 }
 
+inline bool SwapDevice::join_read(std::uint64_t position, Tick now, ProcId waiters) {
+  if (reading(position)) {
+    for (ProcId w = waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = kNoTime;
+    add_waiters(queued_read(position), waiters);
+    return true;
+  }
+  if (!in_service_read(position, now)) return false;
+  for (ProcId w = waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
+  return true;
+}
+
 inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters) {
   // An idle device starts no earlier than now (a select, not a branch on the queue).
   free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
   if (!write) {
-    if (reading(position)) {
-      add_waiters(queued_read(position), waiters);
-      ++stats_.read_joins;
-      return;
-    }
-    if (in_service_read(position, now)) {
-      for (ProcId w = waiters; w != kNoProc; w = next_waiter_[w]) (*wakeup_)[w] = free_at_;
+    if (join_read(position, now, waiters)) {
       ++stats_.read_joins;
       return;
     }
