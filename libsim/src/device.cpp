@@ -172,11 +172,20 @@ DeviceConfig DeviceConfig::from_params(const Params& params) {
   }
   // The block layer's settings are taken for every device, so that one set of them serves a
   // comparison across devices; none and zram have no queue for them to act on.
-  const std::string sched =
-      params.get_choice("io_scheduler", "elevator", {"fifo", "elevator", "read_priority"});
-  c.scheduler = sched == "fifo"       ? IoScheduler::kFifo
-                : sched == "elevator" ? IoScheduler::kElevator
-                                      : IoScheduler::kReadPriority;
+  const std::string sched = params.get_choice("io_scheduler", "elevator",
+                                              {"fifo", "elevator", "read_priority", "deadline"});
+  c.scheduler = sched == "fifo"            ? IoScheduler::kFifo
+                : sched == "elevator"      ? IoScheduler::kElevator
+                : sched == "read_priority" ? IoScheduler::kReadPriority
+                                           : IoScheduler::kDeadline;
+  // deadline's settings likewise, taken with every scheduler: one set serves a comparison
+  // across schedulers, and only deadline acts on them.
+  c.read_expire_ms = params.get_double("io_read_expire_ms", c.read_expire_ms, 0, 1e9);
+  c.write_expire_ms = params.get_double("io_write_expire_ms", c.write_expire_ms, 0, 1e9);
+  c.fifo_batch = static_cast<std::size_t>(
+      params.get_int("io_fifo_batch", static_cast<std::int64_t>(c.fifo_batch), 0, 1 << 20));
+  c.writes_starved = static_cast<std::size_t>(
+      params.get_int("io_writes_starved", static_cast<std::int64_t>(c.writes_starved), 0, 1 << 20));
   c.max_request_pages = static_cast<std::size_t>(params.get_int(
       "io_max_request_pages", static_cast<std::int64_t>(c.max_request_pages), 1, 1 << 20));
   c.queue_depth = static_cast<std::size_t>(
@@ -195,6 +204,7 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
       waiting_of_(wakeup->size(), 0),
       waits_read_(wakeup->size(), 0) {
   queue_.reserve(config.queue_depth + 1);
+  if (config.scheduler == IoScheduler::kDeadline) expires_.reserve(config.queue_depth + 1);
   overhead_ns_ = config.overhead_ms * 1e6;
   track_seek_ns_ = config.track_seek_ms * 1e6;
   seek_scale_ns_ = (config.seek_ms - config.track_seek_ms) * 1e6 * 15.0 / 8.0;
@@ -204,6 +214,63 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
   write_ns_ = config.write_us * 1e3;
   compress_ns_ = static_cast<Tick>(std::llround(config.compress_us * 1e3));
   decompress_ns_ = static_cast<Tick>(std::llround(config.decompress_us * 1e3));
+  read_expire_ns_ = static_cast<Tick>(std::llround(config.read_expire_ms * 1e6));
+  write_expire_ns_ = static_cast<Tick>(std::llround(config.write_expire_ms * 1e6));
+}
+
+std::size_t SwapDevice::pick_deadline(Tick now) {
+  Deadline& d = deadline_;
+  std::size_t k = kNoRequest;
+  if (d.next != kNoRequest) {
+    // A batch goes on while it is sequential and shorter than fifo_batch.
+    if (head_ != queue_[d.next].start) d.batching += config_.fifo_batch;
+    if (d.batching < config_.fifo_batch) k = d.next;
+  }
+  if (k == kNoRequest) {
+    // A new choice of direction: reads, unless writes have waited writes_starved times.
+    const auto first_of = [&](bool write) {
+      return static_cast<std::size_t>(
+          std::find_if(queue_.begin(), queue_.end(),
+                       [&](const Request& r) { return r.write == write; }) -
+          queue_.begin());
+    };
+    const std::size_t first_read = first_of(false), first_write = first_of(true);
+    const bool reads = first_read < queue_.size(), writes = first_write < queue_.size();
+    const bool write = !reads || (writes && d.starved++ >= config_.writes_starved);
+    if (write) d.starved = 0;
+    const std::size_t oldest = write ? first_write : first_read;
+    if (now > expires_[oldest]) {
+      d.batching = 0;  // the direction's oldest request has expired: it goes first
+      k = oldest;
+    } else if (d.next != kNoRequest && queue_[d.next].write == write) {
+      k = d.next;  // on up from the last request
+    } else {
+      // The other direction, or no request above the last one: a new sweep from the lowest.
+      d.batching = 0;
+      k = oldest;
+      for (std::size_t j = 0; j < queue_.size(); ++j) {
+        if (queue_[j].write == write && queue_[j].start < queue_[k].start) k = j;
+      }
+    }
+  }
+  ++d.batching;
+  d.next = deadline_after(k);
+  // start_next erases request k: the later ones move down one.
+  if (d.next != kNoRequest && d.next > k) --d.next;
+  return k;
+}
+
+std::size_t SwapDevice::deadline_after(std::size_t k) const {
+  const Request& r = queue_[k];
+  std::size_t next = kNoRequest;
+  for (std::size_t j = 0; j < queue_.size(); ++j) {
+    const Request& q = queue_[j];
+    const bool after = q.start > r.start || (q.start == r.start && j > k);
+    if (q.write == r.write && after && (next == kNoRequest || q.start < queue_[next].start)) {
+      next = j;
+    }
+  }
+  return next;
 }
 
 bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) {

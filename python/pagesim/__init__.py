@@ -210,6 +210,7 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
         ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``read_ahead_kb``, ``device`` and
         ``device_*``, ``io_scheduler``, ``io_max_request_pages``, ``io_queue_depth``,
+        ``io_read_expire_ms``, ``io_write_expire_ms``, ``io_fifo_batch``, ``io_writes_starved``,
         ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
         and the policy's own parameters (``seed`` for ``random``); :func:`engine_parameters`
         and :func:`policy_parameters` say what each takes. An unknown key raises

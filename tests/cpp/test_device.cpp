@@ -91,6 +91,91 @@ TEST_CASE("schedulers: fifo keeps order, elevator sweeps up, read_priority serve
   CHECK(order(IoScheduler::kReadPriority) == std::make_pair(true, std::uint64_t{1799}));
 }
 
+// The requests' last pages in the order the device starts them.
+std::vector<std::uint64_t> start_order(SwapDevice& dev) {
+  std::vector<std::uint64_t> order;
+  while (dev.start_next() != kNoTime) order.push_back(dev.head() - 1);
+  return order;
+}
+
+TEST_CASE("deadline: one-way sweeps of reads, a write sweep after writes_starved read choices") {
+  // Linux 2.6.11 deadline_dispatch_requests; writes_starved 2, fifo_batch 16, nothing expires.
+  // Queued at 0: W500 R700 R100 W600 R300 R800. No request starts where the last one ended,
+  // so each start ends its batch and chooses a direction (starved counts read choices while
+  // writes are queued):
+  //  1 no next; read (starved 1); no next read: the sweep starts at the lowest, R100; next R300
+  //  2 read (starved 2), the next read: R300; next R700
+  //  3 starved 2 >= 2: write (starved 0); the next is a read: lowest write, W500; next W600
+  //  4 read (starved 1); the next is a write: lowest read, R700; next R800
+  //  5 read (starved 2): R800; no next
+  //  6 no reads: write (starved 0): W600.
+  std::vector<Tick> wakeup(1, kNoTime);
+  SwapDevice dev(hdd(IoScheduler::kDeadline), 1024, 4096, &wakeup);
+  dev.submit(500, true, 0);
+  dev.submit(700, false, 0);
+  dev.submit(100, false, 0);
+  dev.submit(600, true, 0);
+  dev.submit(300, false, 0);
+  dev.submit(800, false, 0);
+  CHECK(start_order(dev) == std::vector<std::uint64_t>{100, 300, 500, 700, 800, 600});
+}
+
+TEST_CASE("deadline: a batch of sequential requests runs to fifo_batch") {
+  // One page a request (io_max_request_pages 1), fifo_batch 3, writes_starved 1. Queued at 0:
+  // R10 .. R14, W50, W51.
+  //  1-3 read (starved 1); the sweep from R10; R11 and R12 start where the last ended: a batch
+  //  4   the batch has 3: write (starved 1 >= 1; starved 0): W50, and W51 in its batch
+  //  6   no writes: read (starved stays 0); the next is none: the lowest read, R13; then R14.
+  std::vector<Tick> wakeup(1, kNoTime);
+  DeviceConfig c = hdd(IoScheduler::kDeadline);
+  c.max_request_pages = 1;
+  c.fifo_batch = 3;
+  c.writes_starved = 1;
+  SwapDevice dev(c, 1024, 4096, &wakeup);
+  for (std::uint64_t s = 10; s < 15; ++s) dev.submit(s, false, 0);
+  dev.submit(50, true, 0);
+  dev.submit(51, true, 0);
+  CHECK(start_order(dev) == std::vector<std::uint64_t>{10, 11, 12, 50, 51, 13, 14});
+}
+
+TEST_CASE("deadline: a read past its expiry goes first, from the time after it") {
+  // nvme: every read takes 80 us + 2048 ns = 82048 ns. Queued at 0: R500, R100, R300. The
+  // first start, at 0: the sweep's lowest, R100; next R300. The second, at 82048: R500, the
+  // oldest read, made at 0, has expired when 82048 > read_expire (time_after: strictly):
+  // then R500 and R300 (the oldest again, expired too); else the sweep's R300, R500.
+  const auto order = [](double read_expire_ms) {
+    std::vector<Tick> wakeup(1, kNoTime);
+    DeviceConfig c = DeviceConfig::preset("nvme");
+    c.scheduler = IoScheduler::kDeadline;
+    c.read_expire_ms = read_expire_ms;
+    SwapDevice dev(c, 1024, 4096, &wakeup);
+    dev.submit(500, false, 0);
+    dev.submit(100, false, 0);
+    dev.submit(300, false, 0);
+    return start_order(dev);
+  };
+  CHECK(order(0.082047) == std::vector<std::uint64_t>{100, 500, 300});
+  CHECK(order(0.082048) == std::vector<std::uint64_t>{100, 300, 500});
+  CHECK(order(500) == std::vector<std::uint64_t>{100, 300, 500});
+}
+
+TEST_CASE("deadline: a front merge into the batch's next request passes it by") {
+  // Queued at 0: R100, R300, R500. R100 starts; next R300. At 1, R299 front-merges into R300:
+  // deadline_merged_request takes it out of the sort order (deadline_del_drq_rb: the next
+  // becomes R500) and puts it back at 299. So R500 starts next, then the new sweep's lowest,
+  // [299, 300].
+  std::vector<Tick> wakeup(1, kNoTime);
+  SwapDevice dev(hdd(IoScheduler::kDeadline), 1024, 4096, &wakeup);
+  dev.submit(100, false, 0);
+  dev.submit(300, false, 0);
+  dev.submit(500, false, 0);
+  dev.advance(0);
+  dev.submit(299, false, 1);
+  CHECK(dev.stats().merges == 1);
+  CHECK(start_order(dev) == std::vector<std::uint64_t>{500, 300});
+  CHECK(dev.stats().pages_read == 4);
+}
+
 TEST_CASE("a write that merges needs no room in a full queue; one that would not waits") {
   std::vector<Tick> wakeup(2, 0);
   SwapDevice dev(hdd_one_request(), 1024, 4096, &wakeup);
@@ -462,6 +547,12 @@ TEST_CASE("device parameters are validated and overridable") {
   CHECK_THROWS_WITH_AS(with("device_seek_ms", -1.0), doctest::Contains("device_seek_ms"), ConfigError);
   CHECK_THROWS_WITH_AS(with("device_track_seek_ms", 9.0), doctest::Contains("track-to-track"), ConfigError);
   CHECK_THROWS_WITH_AS(with("io_scheduler", std::string("cfq")), doctest::Contains("read_priority"), ConfigError);
+  CHECK_THROWS_WITH_AS(with("io_scheduler", std::string("cfq")), doctest::Contains("deadline"),
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(with("io_fifo_batch", std::int64_t{-1}), doctest::Contains("io_fifo_batch"),
+                       ConfigError);
+  CHECK_THROWS_WITH_AS(with("io_read_expire_ms", -1.0), doctest::Contains("io_read_expire_ms"),
+                       ConfigError);
   CHECK_THROWS_WITH_AS(with("device_sek_ms", 1.0), doctest::Contains("device_seek_ms"), ConfigError);
   CHECK(with("device_seek_ms", 20.0).device == "hdd-2002");
 }

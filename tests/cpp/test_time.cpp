@@ -636,7 +636,7 @@ TEST_CASE("with a device, the plain replay loop reads, writes, waits and keeps t
   }
   const Trace t = std::move(b).build();
   for (const std::string device : {"hdd-2002", "ssd-sata", "nvme", "zram"}) {
-    for (const std::string scheduler : {"fifo", "elevator", "read_priority"}) {
+    for (const std::string scheduler : {"fifo", "elevator", "read_priority", "deadline"}) {
       for (std::int64_t depth : {1, 4, 128}) {
         for (std::int64_t interval : {0, 700'000, 3'000'000}) {
           CAPTURE(device);

@@ -436,6 +436,33 @@ def test_kbuild_prose():
     assert (round(100 * min(longer)), round(100 * max(longer))) == (4, 55)
 
 
+def test_kbuild_deadline_prose():
+    """What the README says of examples/kbuild_exits.py's second table."""
+    example = load_example("kbuild_exits.py")
+    trace = pagesim.generate("kbuild", seed=1)
+    rows = {row[0]: row for row in example.scheduler_table(trace)}
+    elevator, deadline = rows["elevator"], rows["deadline"]
+    # "135 in the first 14 s instead of 7"; "340 reads in the next 14 s instead of 660"
+    assert (elevator[1], deadline[1], elevator[2], deadline[2]) == (7, 135, 660, 340)
+    # "the last job ends after 19.2 s, 41% later"; "it ends 2% later"
+    assert round(deadline[4], 1) == 19.2 and round(100 * (deadline[4] / elevator[4] - 1)) == 41
+    assert round(100 * (deadline[5] / elevator[5] - 1)) == 2
+
+    def lru(**params):
+        r = pagesim.simulate(trace, "lru", frames=example.FRAMES, device="hdd-2002",
+                             io_scheduler="deadline", interval_ns=2_000_000_000, **params)
+        vm = r.vmstat()
+        jobs_end = max(p["elapsed_ns"] for p in r.per_process_time if p["pid"] != 0)
+        return int(vm.file_reads[vm.index <= 14].sum()), round(jobs_end / 1e9, 1), r.counters
+
+    # "with io_read_expire_ms of a million the run is the same"
+    assert lru(io_read_expire_ms=1e6) == lru()
+    # "with io_fifo_batch=8 pid 0 gets 202 reads in the first 14 s and the jobs end after
+    # 24.8 s; with 32, 83 reads and 16.4 s"
+    assert lru(io_fifo_batch=8)[:2] == (202, 24.8)
+    assert lru(io_fifo_batch=32)[:2] == (83, 16.4)
+
+
 def test_read_priority_prose(capsys):
     # README: "61 more seeks than fifo (62 more than elevator, the default), 20% more seek
     # distance, 0.7 s more disk time, 7% later end. `seek_s` is the part of the disk's busy

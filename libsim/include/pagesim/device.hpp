@@ -26,6 +26,8 @@ enum class IoScheduler : std::uint8_t {
   kFifo,          // in submission order
   kElevator,      // C-LOOK: the lowest position at or after the head, then wrap around
   kReadPriority,  // queued reads go before queued writes (each class in submission order)
+  kDeadline,      // Linux 2.6's deadline: one-way sweeps per direction in batches, reads
+                  // preferred, each direction's oldest request first once it has expired
 };
 
 // Swap device parameters: a named preset (key "device") whose every figure can be overridden
@@ -58,13 +60,21 @@ struct DeviceConfig {
   std::size_t max_request_pages = 32;
   // A writer waits for a free place while this many requests are queued (Linux nr_requests).
   std::size_t queue_depth = 128;
+  // deadline (Linux 2.6.11 deadline-iosched.c defaults): a request expires this long after it
+  // was made; a batch is at most fifo_batch requests, each starting where the last ended; reads
+  // go first at most writes_starved times in a row while writes are queued.
+  double read_expire_ms = 500;
+  double write_expire_ms = 5000;
+  std::size_t fifo_batch = 16;
+  std::size_t writes_starved = 2;
 
   // The preset of that name; throws ConfigError listing the presets.
   static DeviceConfig preset(std::string_view name);
   // Keys: device, device_overhead_ms, device_seek_ms, device_track_seek_ms,
   // device_rotation_ms, device_transfer_mb_s, device_read_us, device_write_us,
   // device_compress_us, device_decompress_us, device_compression_ratio, io_scheduler,
-  // io_max_request_pages, io_queue_depth.
+  // io_max_request_pages, io_queue_depth, io_read_expire_ms, io_write_expire_ms, io_fifo_batch,
+  // io_writes_starved.
   static DeviceConfig from_params(const Params& params);
   static std::vector<std::string> preset_names();
   // Each device_* figure's key and the presets it applies to.
@@ -232,7 +242,14 @@ class SwapDevice {
     // for at most one request): no allocation per request.
     ProcId waiters;
   };
-  std::size_t pick() const;
+  // The queued request to start next, at `now` (the device free).
+  std::size_t pick(Tick now);
+  // deadline_dispatch_requests of Linux 2.6.11, at `now`.
+  std::size_t pick_deadline(Tick now);
+  // deadline: the queued request after request k in its direction's sort order (rb_next), by
+  // start, then (two requests of one start, which the kernel never has: a slot written again
+  // while its first write is queued) by age; kNoRequest when none.
+  std::size_t deadline_after(std::size_t k) const;
   // Merges a page into a queued request of the same direction that it extends (back or front
   // merge, as the Linux elevators do), up to max_request_pages, with the processes waiting for
   // it (`waiters`: the first, the others through next_waiter_; kNoProc: none); false when none.
@@ -300,6 +317,9 @@ class SwapDevice {
   Tick compress_ns_ = 0, decompress_ns_ = 0;
   std::vector<Tick>* wakeup_;
   std::vector<Request> queue_;
+  // deadline: when each queued request expires (made, plus its direction's expiry), beside
+  // queue_ so that the other schedulers' requests stay small.
+  std::vector<Tick> expires_;
   // Queued devices: one bit per position, set while a queued request reads it (see submit).
   std::vector<std::uint64_t> reading_;
   std::vector<ProcId> next_waiter_;
@@ -324,6 +344,16 @@ class SwapDevice {
   // current_position_ + current_pages_).
   std::uint64_t current_position_ = 0;
   std::uint32_t current_pages_ = 0;
+  // deadline's state (deadline_data): the next request of the batch in sort order, its index
+  // in queue_ (next_drq; kNoRequest: none), the batch's length so far, and how many times in a
+  // row reads went first while writes were queued. Its last_sector is head_.
+  static constexpr std::size_t kNoRequest = ~std::size_t{0};
+  struct Deadline {
+    std::size_t next = kNoRequest;
+    std::size_t batching = 0, starved = 0;
+  };
+  Deadline deadline_;
+  Tick read_expire_ns_ = 0, write_expire_ns_ = 0;
   DeviceStats stats_;
 };
 
@@ -375,7 +405,13 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
     Request& r = *it;
     if (r.write != write || r.pages >= config_.max_request_pages) continue;
     if (position == r.start + r.pages || position + 1 == r.start) {
-      if (position + 1 == r.start) r.start = position;
+      if (position + 1 == r.start) {
+        // deadline_merged_request takes a front-merged request out of the sort order and puts it
+        // back: when it was the next of a batch, the next becomes the one after it.
+        const auto k = static_cast<std::size_t>(&r - queue_.data());
+        if (k == deadline_.next) deadline_.next = deadline_after(k);
+        r.start = position;
+      }
       ++r.pages;
       add_waiters(r, waiters);
       ++stats_.merges;
@@ -416,9 +452,12 @@ inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, Pr
   }
   if (merge(position, write, waiters)) return;
   queue_.emplace_back(position, write, waiters);
+  if (config_.scheduler == IoScheduler::kDeadline) {
+    expires_.push_back(now + (write ? write_expire_ns_ : read_expire_ns_));
+  }
 }
 
-inline std::size_t SwapDevice::pick() const {
+inline std::size_t SwapDevice::pick(Tick now) {
   switch (config_.scheduler) {
     case IoScheduler::kFifo:
       return 0;
@@ -440,6 +479,8 @@ inline std::size_t SwapDevice::pick() const {
       }
       return best;
     }
+    case IoScheduler::kDeadline:
+      return pick_deadline(now);
   }
   return 0;
 }
@@ -448,7 +489,7 @@ inline std::size_t SwapDevice::pick() const {
 // tenth of a device replay without readahead.
 __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   if (queue_.empty()) return kNoTime;
-  const std::size_t k = pick();
+  const std::size_t k = pick(free_at_);
   // Field by field: the request may have been written a moment ago, and a copy of the whole
   // struct would read it in wider loads than those stores, which stalls.
   const std::uint64_t position = queue_[k].start;
@@ -456,6 +497,9 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   const bool write = queue_[k].write;
   const ProcId waiters = queue_[k].waiters;
   queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
+  if (config_.scheduler == IoScheduler::kDeadline) {
+    expires_.erase(expires_.begin() + static_cast<std::ptrdiff_t>(k));
+  }
   if (!write) unmark_reading(position, pages);
   const Tick start = free_at_;
   const double positioning = positioning_ns(position, head_);
