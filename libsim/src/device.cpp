@@ -273,6 +273,46 @@ std::size_t SwapDevice::deadline_after(std::size_t k) const {
   return next;
 }
 
+void SwapDevice::deadline_join(std::size_t k, bool front) {
+  // The neighbour in sort order: after a front merge the one before k (whose start was one
+  // more), after a back merge the one after it.
+  std::size_t other = kNoRequest;
+  if (front) {
+    const std::uint64_t key = queue_[k].start + 1;
+    for (std::size_t j = 0; j < queue_.size(); ++j) {
+      const Request& q = queue_[j];
+      const bool before = q.start < key || (q.start == key && j < k);
+      if (j != k && q.write == queue_[k].write && before &&
+          (other == kNoRequest || q.start >= queue_[other].start)) {
+        other = j;
+      }
+    }
+  } else {
+    other = deadline_after(k);
+  }
+  if (other == kNoRequest) return;
+  const std::size_t lower = front ? other : k, upper = front ? k : other;
+  Request& low = queue_[lower];
+  const Request& up = queue_[upper];
+  if (low.start + low.pages != up.start || low.pages + up.pages > config_.max_request_pages) {
+    return;
+  }
+  low.pages += up.pages;
+  add_waiters(low, up.waiters);
+  // The upper one leaves the sort order (a next that was it becomes the one after it), and the
+  // lower takes its place in the fifo if it expires first (deadline_merged_requests).
+  if (deadline_.next == upper) deadline_.next = deadline_after(upper);
+  std::size_t gone = upper;
+  if (expires_[upper] < expires_[lower]) {
+    queue_[upper] = low;
+    if (deadline_.next == lower) deadline_.next = upper;
+    gone = lower;
+  }
+  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(gone));
+  expires_.erase(expires_.begin() + static_cast<std::ptrdiff_t>(gone));
+  if (deadline_.next != kNoRequest && deadline_.next > gone) --deadline_.next;
+}
+
 bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) {
   // A read still waiting behind its process's write: one of its waiters, who join the request
   // it goes into (admit_waiting). The first such read: it covers the others when it goes in.

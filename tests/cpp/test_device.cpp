@@ -176,6 +176,53 @@ TEST_CASE("deadline: a front merge into the batch's next request passes it by") 
   CHECK(dev.stats().pages_read == 4);
 }
 
+TEST_CASE("deadline: a page that fills the gap between two requests makes them one") {
+  // Queued at 0: R10, R12; then R11, which merges into R12 at its front (the newest request it
+  // extends). __make_request's attempt_front_merge then finds R10 before it in sort order,
+  // contiguous with [11, 12]: R10 absorbs it, one read of 3 pages. Not when the two together
+  // pass io_max_request_pages (2 here), and not under the other schedulers, which take part
+  // in no such merging (2.6's noop has no former or latter request).
+  const auto reads = [](IoScheduler s, std::size_t max_pages) {
+    std::vector<Tick> wakeup(3, kNoTime);
+    DeviceConfig c = hdd(s);
+    c.max_request_pages = max_pages;
+    SwapDevice dev(c, 1024, 4096, &wakeup);
+    dev.submit(10, false, 0, 0, 0);
+    dev.submit(12, false, 0, 1, 1);
+    dev.submit(11, false, 0, 2, 2);
+    CHECK(dev.stats().merges == 1);
+    dev.drain();
+    CHECK(dev.stats().pages_read == 3);
+    return dev.stats().reads;
+  };
+  CHECK(reads(IoScheduler::kDeadline, 32) == 1);
+  CHECK(reads(IoScheduler::kDeadline, 2) == 2);
+  CHECK(reads(IoScheduler::kElevator, 32) == 2);
+  CHECK(reads(IoScheduler::kFifo, 32) == 2);
+}
+
+TEST_CASE("deadline: two requests made one keep the older one's place and expiry") {
+  // nvme, reads expire after 1 us: R100 starts at 0 and runs to 82048; meanwhile R12 is made
+  // at 1, R50 at 2, R10 at 3, and R11 at 4 merges into R10 at its back; attempt_back_merge
+  // joins R12, the next in sort order, into it. R12 expires before R10, so [10, 12] takes its
+  // place in the read fifo (deadline_merged_requests). At 82048 every read has expired: the
+  // oldest, [10, 12], goes first, then R50. (With R10's place, R50 would go first.)
+  std::vector<Tick> wakeup(1, kNoTime);
+  DeviceConfig c = DeviceConfig::preset("nvme");
+  c.scheduler = IoScheduler::kDeadline;
+  c.read_expire_ms = 0.001;
+  SwapDevice dev(c, 1024, 4096, &wakeup);
+  dev.submit(100, false, 0);
+  dev.advance(0);
+  dev.submit(12, false, 1);
+  dev.submit(50, false, 2);
+  dev.submit(10, false, 3);
+  dev.submit(11, false, 4);
+  CHECK(dev.queued() == 2);
+  CHECK(start_order(dev) == std::vector<std::uint64_t>{12, 50});
+  CHECK(dev.stats().reads == 3);
+}
+
 TEST_CASE("a write that merges needs no room in a full queue; one that would not waits") {
   std::vector<Tick> wakeup(2, 0);
   SwapDevice dev(hdd_one_request(), 1024, 4096, &wakeup);

@@ -250,6 +250,13 @@ class SwapDevice {
   // start, then (two requests of one start, which the kernel never has: a slot written again
   // while its first write is queued) by age; kNoRequest when none.
   std::size_t deadline_after(std::size_t k) const;
+  // deadline: a page has merged into request k, at its front or its back. The request it now
+  // touches, the one before it in sort order (by k's start before the merge) or the one after
+  // it, becomes one with it when together they fit max_request_pages, the lower absorbing the
+  // upper: __make_request's attempt_front_merge / attempt_back_merge, which linux 2.6's
+  // deadline takes part in (deadline_former_request, deadline_latter_request,
+  // deadline_merged_requests).
+  void deadline_join(std::size_t k, bool front);
   // Merges a page into a queued request of the same direction that it extends (back or front
   // merge, as the Linux elevators do), up to max_request_pages, with the processes waiting for
   // it (`waiters`: the first, the others through next_waiter_; kNoProc: none); false when none.
@@ -405,16 +412,18 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
     Request& r = *it;
     if (r.write != write || r.pages >= config_.max_request_pages) continue;
     if (position == r.start + r.pages || position + 1 == r.start) {
-      if (position + 1 == r.start) {
-        // deadline_merged_request takes a front-merged request out of the sort order and puts it
-        // back: when it was the next of a batch, the next becomes the one after it.
-        const auto k = static_cast<std::size_t>(&r - queue_.data());
+      const bool front = position + 1 == r.start;
+      const auto k = static_cast<std::size_t>(&r - queue_.data());
+      if (front) {
+        // deadline takes a front-merged request out of its sort order (deadline_del_drq_rb):
+        // when it was the next of a batch, the next becomes the one after it.
         if (k == deadline_.next) deadline_.next = deadline_after(k);
         r.start = position;
       }
       ++r.pages;
       add_waiters(r, waiters);
       ++stats_.merges;
+      if (config_.scheduler == IoScheduler::kDeadline) deadline_join(k, front);
       return true;
     }
   }
