@@ -254,9 +254,7 @@ std::size_t SwapDevice::pick_deadline(Tick now) {
     }
   }
   ++d.batching;
-  d.next = deadline_after(k);
-  // start_next erases request k: the later ones move down one.
-  if (d.next != kNoRequest && d.next > k) --d.next;
+  d.next = deadline_after(k);  // an index before start_next erases k (erase_request)
   return k;
 }
 
@@ -308,9 +306,7 @@ void SwapDevice::deadline_join(std::size_t k, bool front) {
     if (deadline_.next == lower) deadline_.next = upper;
     gone = lower;
   }
-  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(gone));
-  expires_.erase(expires_.begin() + static_cast<std::ptrdiff_t>(gone));
-  if (deadline_.next != kNoRequest && deadline_.next > gone) --deadline_.next;
+  erase_request(gone);
 }
 
 bool SwapDevice::wait_for_read(std::uint64_t position, Tick now, ProcId waiter) {

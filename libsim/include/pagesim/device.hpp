@@ -257,6 +257,15 @@ class SwapDevice {
   // deadline takes part in (deadline_former_request, deadline_latter_request,
   // deadline_merged_requests).
   void deadline_join(std::size_t k, bool front);
+  // Takes request k out of the queue (deadline: with its expiry, and the batch's next moving
+  // down with the requests after k).
+  void erase_request(std::size_t k) {
+    queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
+    if (config_.scheduler == IoScheduler::kDeadline) {
+      expires_.erase(expires_.begin() + static_cast<std::ptrdiff_t>(k));
+      if (deadline_.next != kNoRequest && deadline_.next > k) --deadline_.next;
+    }
+  }
   // Merges a page into a queued request of the same direction that it extends (back or front
   // merge, as the Linux elevators do), up to max_request_pages, with the processes waiting for
   // it (`waiters`: the first, the others through next_waiter_; kNoProc: none); false when none.
@@ -505,10 +514,7 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   const std::uint32_t pages = queue_[k].pages;
   const bool write = queue_[k].write;
   const ProcId waiters = queue_[k].waiters;
-  queue_.erase(queue_.begin() + static_cast<std::ptrdiff_t>(k));
-  if (config_.scheduler == IoScheduler::kDeadline) {
-    expires_.erase(expires_.begin() + static_cast<std::ptrdiff_t>(k));
-  }
+  erase_request(k);
   if (!write) unmark_reading(position, pages);
   const Tick start = free_at_;
   const double positioning = positioning_ns(position, head_);
