@@ -28,27 +28,29 @@ and 4.3 ms of CPU time.
 Recency alone cannot tell the hog from the streams. Between two writes of a hog page come
 the 7167 other hog pages and 7168 stream pages, more than memory holds, so lru evicts every
 hog page before its next write: all 14336 rewrites of passes 2 and 3 are swap-ins, read 8
-slots at a time (1792 major faults), and every write is a swap-out but for the 4096 pages
-still resident at the end: 17408. The hog waits 12.6 s for its swap-ins and the run takes
-23.8 s, 2.5 times as long as without swapping. clock and two_q swap as many pages out and in
-(two_q's ghost list A1out remembers 4096 evicted pages; a hog page comes back some 6000
-evictions after its own).
+slots at a time but for each pass's first and last window (1794 major faults), and every write
+is a swap-out but for the 4089 pages still resident at the end: 17415. The hog waits 12.5 s
+for its swap-ins and the run takes 25.8 s, 2.7 times as long as without swapping. two_q swaps
+as many pages out and in (its ghost list A1out remembers 4096 evicted pages; a hog page comes
+back some 6000 evictions after its own), clock as many out, with 4 more major faults: a
+readahead window that spans two turns leaves the next turn's first pages unreferenced through
+a stream block, where its hand can take them.
 
-The 2.4 VMs give in part of the way: rmap_aging swaps out 4713 pages, with 2.4.0's constants
-(aging=exponential) 11450, and 2.4.17's linux24_vscan 4514: it frees the streams' pages from
+The 2.4 VMs give in part of the way: rmap_aging swaps out 5031 pages, with 2.4.0's constants
+(aging=exponential) 11543, and 2.4.17's linux24_vscan 3957: it frees the streams' pages from
 its inactive list, but calls swap_out, which walks the hog's page tables, whenever too many
 of the pages it scans there are mapped (asked for one page at a time, the engine's default,
 which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
-at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10579 and 13870 (lru
-18176), while active_inactive and mglru still swap out nothing. freebsd swaps out 764 there
+at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10549 and 13869 (lru
+18183), while active_inactive and mglru still swap out nothing. freebsd swaps out 764 there
 (none with defer_swapspace_pageouts): the 512 frames the hog leaves cannot hold its inactive
 target of 924 pages (v_inactive_target, as vm_pageout sets it for 8192 pages), so the active
 scan that follows every inactive scan deactivates hog pages. 2.4.0 as it shipped (linux24_mq,
-no reverse map) swaps out 16144, 8516 even at 20 MiB: its swap_out halves the age of up to
+no reverse map) swaps out 16144, 8681 even at 20 MiB: its swap_out halves the age of up to
 max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
 nr_active >> priority stream pages and stops at the first it deactivates; its swap-outs reach
-the disk as 805 writes (lru: 544), and its run takes 30.75 s. arc swaps out 8048 pages, yet
-its hog faults almost as often as under lru (1776 major faults).
+the disk as 782 writes (lru: 601), and its run takes 30.62 s. arc swaps out 8056 pages, yet
+its hog faults almost as often as under lru (1777 major faults).
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py
 """

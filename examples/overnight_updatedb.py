@@ -10,8 +10,9 @@ The editor's pages fit in memory with room to spare; only the stream, whose page
 used twice, can push them out. A policy that evicts by recency or arrival alone (lru, clock,
 fifo) loses all of them: the 8000 most recent pages at dawn are updatedb's. They were swapped
 out in the order of their last use, 0 to 2999, onto consecutive slots, so the morning's reads in
-that order fault once per 8-slot readahead window: 3000 / 8 = 375 major faults, each a read of
-8 consecutive slots. Policies that keep pages used once apart from pages used again
+that order fault once per readahead window: 376 major faults, each a read of 8 consecutive slots
+but the first, of 7, and the last, of 1 (Linux aligns the windows on swap offsets, whose first
+is the swap header's). Policies that keep pages used once apart from pages used again
 (active/inactive lists, ARC, LIRS, ...) protect the editor, and so does FreeBSD 5, which keeps
 pages read() on its inactive queue, apart from the editor's faulted-in pages; the table says
 which do and how long the editor waits at its first keystrokes.

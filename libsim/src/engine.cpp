@@ -313,9 +313,17 @@ void Engine::release_slot(PageId p) {
 void Engine::collect_readahead(PageId p) {
   // valid_swaphandles (2.6.20): the aligned window, forward from its start, up to the first
   // free slot (one without an owner) or the end of swap; the faulting slot is part of the run.
+  //   toff = (swp_offset(entry) >> page_cluster) << page_cluster;
+  //   if (!toff)            /* first page is swap header */
+  //     toff++, i--;
+  // The kernel's offsets count the header: slot s is offset s + 1, so the window of offsets
+  // [base, base + 2^page_cluster) is slots [base - 1, base - 1 + 2^page_cluster), less the
+  // header's in the first window.
   const SlotId off = slot_[p];
-  const std::size_t start = (std::size_t{off} >> config_.page_cluster) << config_.page_cluster;
-  const std::size_t end = std::min(start + (std::size_t{1} << config_.page_cluster), swap_.size());
+  const std::size_t base = ((std::size_t{off} + 1) >> config_.page_cluster) << config_.page_cluster;
+  const std::size_t start = base == 0 ? 0 : base - 1;
+  const std::size_t end =
+      std::min(base + (std::size_t{1} << config_.page_cluster) - 1, swap_.size());
   device_.prefetch_read(off);
   // The window's owners share a cache line or two, their page bits lie anywhere: fetch those
   // together rather than one miss after another.

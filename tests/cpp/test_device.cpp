@@ -455,70 +455,76 @@ TEST_CASE("a readahead window stops at the first free slot") {
 }
 
 TEST_CASE("a hit on a readahead page waits for the request that reads it") {
-  // 4 frames, LRU, page_cluster 2 (windows of 4 slots), swap_slots 16 (the span: a head
-  // movement of d costs 1 + 7.5 * sqrt(d / 16) * 1.875 ms of seek, + 4.17 ms of rotation),
-  // hdd-2002, fifo. Access k (from 1) runs at k * 100 ns but for the waits. Pages 10-16 are
-  // only read: clean without a slot, evicted without IO.
+  // 4 frames, LRU, page_cluster 2, swap_slots 16 (the span: a head movement of d costs 1 +
+  // 7.5 * sqrt(d / 16) * 1.875 ms of seek, + 4.17 ms of rotation), hdd-2002, fifo. Access k
+  // (from 1) runs at k * 100 ns but for the waits. Pages 10-16 are only read: clean without a
+  // slot, evicted without IO. Windows (valid_swaphandles): slot s is the kernel's offset s + 1,
+  // the offsets' windows of 4 are [0, 4) less the swap header's offset 0, [4, 8), ...: slots
+  // [0, 3), [3, 7), ...
   //  W0 W1 W2 W3 (100-400)  resident {0 1 2 3}, dirty
   //  R10 (500)              evicts 0 -> slot 0; write [0] from 500 (head 0, d = 0):
   //                         0.3 ms + 136533.33 = 436533 -> 437033, head 1
   //  R11 R12 R13 (600-800)  evict 1 2 3 -> slots 1 2 3, merged into one queued write [1..3]
-  //  R1 (900)               swap-in of slot 1: window [0, 4) reads pages 0 2 3 ahead; evicts
-  //                         10-13. Write [1..3] from 437033 (d = 0): 0.3 ms + 3 * 136533.33 =
-  //                         709600 -> 1146633, head 4. Read [0..3]: d = 4, sqrt(4 / 16) =
-  //                         0.5, seek 8.03125 ms: 0.3 + 8.03125 + 4.17 ms + 4 * 136533.33 =
-  //                         13047383.33 -> 13047383 -> done 14194016, head 4. LRU: 0 2 3 1
-  //  R14 R15 R16            evict 0 2 3: clean readahead pages, unused (wasted), no IO; the
-  //                         swap cache keeps their slots. Page 1 stays (LRU: 14 15 16 1 after
-  //  R1 (14194416)          this hit), in slot 1
-  //  R0 (14194516)          swap-in of slot 0: window [0, 4): slot 1 is resident (skipped),
-  //                         slots 2 3 are read ahead: two requests, [0] and [2, 3]; evicts
-  //                         14 15 16. Read [0]: d = 4: 0.3 + 8.03125 + 4.17 ms + 136533.33 =
-  //                         12637783 -> done 26832299, head 1; the process waits for it.
-  //  R3 (26832399)          a hit on page 3, whose request [2, 3] started at 26832299: d = 1,
-  //                         sqrt(1 / 16) = 0.25, seek 1 + 3.515625 ms: 0.3 + 4.515625 +
-  //                         4.17 ms + 2 * 136533.33 = 9258691.67 -> 9258692 -> done
-  //                         36090991. The process waits for it (it went on at once before,
-  //                         to end at 26832499 with the disk still reading its page).
-  //  R2 (36091091)          a hit on page 2, read by then: no wait. The end.
-  // IO wait: (14194016 - 900) + (26832299 - 14194516) + (36090991 - 26832399) = 14193116 +
-  // 12637783 + 9258592 = 36089491; with 16 accesses of CPU, 36091091.
+  //  R1 (900)               swap-in of slot 1: window [0, 3) reads pages 0 2 ahead (not 3,
+  //                         in the next window); evicts 10-12. Write [1..3] from 437033
+  //                         (d = 0): 0.3 ms + 3 * 136533.33 = 709600 -> 1146633, head 4.
+  //                         Read [0..2]: d = 4, sqrt(4 / 16) = 0.5, seek 8.03125 ms: 0.3 +
+  //                         8.03125 + 4.17 ms + 3 * 136533.33 = 12910850 -> done 14057483,
+  //                         head 3. LRU: 13 0 2 1
+  //  R14 R15 R16            evict 13, then 0 and 2: clean readahead pages, unused (wasted),
+  //                         no IO; the swap cache keeps their slots. LRU: 1 14 15 16
+  //  R1 (14057883)          a hit. LRU: 14 15 16 1
+  //  R0 (14057983)          swap-in of slot 0: window [0, 3): slot 1 is resident (skipped),
+  //                         slot 2 is read ahead: two requests, [0] and [2]; evicts 14 15.
+  //                         LRU: 16 1 2 0. Read [0]: d = 3, sqrt(3 / 16) = 0.4330127, seek
+  //                         1 + 6.0892411 ms: 0.3 + 7.0892411 + 4.17 ms + 136533.33 =
+  //                         11695774.45 -> 11695774 -> done 25753757, head 1; the process
+  //                         waits for it. Read [2] from 25753757: d = 1, sqrt(1 / 16) = 0.25,
+  //                         seek 1 + 3.515625 ms: 0.3 + 4.515625 + 4.17 ms + 136533.33 =
+  //                         9122158.33 -> 9122158 -> done 34875915, head 3.
+  //  R2 (25753857)          a hit on page 2, whose request [2] is running: the process waits
+  //                         for it until 34875915. LRU: 16 1 0 2
+  //  R3 (34876015)          a major fault: slot 3 was not in slot 1's window. Its window
+  //                         [3, 7) stops at free slot 4: no readahead; evicts 16. Read [3]
+  //                         at the head: 0.3 ms + 136533.33 = 436533 -> done 35312548, the end.
+  // IO wait: (14057483 - 900) + (25753757 - 14057983) + (34875915 - 25753857) + (35312548 -
+  // 34876015) = 14056583 + 11695774 + 9122058 + 436533 = 35310948; with 16 accesses of CPU,
+  // 35312548.
   const Trace t = text(
-      "W 0\nW 1\nW 2\nW 3\nR 10\nR 11\nR 12\nR 13\nR 1\nR 14\nR 15\nR 16\nR 1\nR 0\nR 3\n"
-      "R 2\n");
+      "W 0\nW 1\nW 2\nW 3\nR 10\nR 11\nR 12\nR 13\nR 1\nR 14\nR 15\nR 16\nR 1\nR 0\nR 2\n"
+      "R 3\n");
   Params p{{"frames", std::int64_t{4}},
            {"page_cluster", std::int64_t{2}},
            {"swap_slots", std::int64_t{16}},
            {"device", std::string("hdd-2002")},
            {"io_scheduler", std::string("fifo")}};
   const Result r = simulate(t, "lru", p);
-  CHECK(r.total.faults == 13);
-  CHECK(r.total.hits == 3);
-  CHECK(r.total.swap_ins == 2);
+  CHECK(r.total.faults == 14);
+  CHECK(r.total.hits == 2);
+  CHECK(r.total.swap_ins == 3);
   CHECK(r.total.swap_outs == 4);
-  CHECK(r.total.readahead_pages == 5);
-  CHECK(r.total.readahead_wasted == 3);
-  CHECK(r.total.readahead_used == 2);  // pages 3 and 2, hits that stay hits
-  CHECK(r.device_stats.reads == 3);
-  CHECK(r.device_stats.pages_read == 4 + 1 + 2);
+  CHECK(r.total.readahead_pages == 3);
+  CHECK(r.total.readahead_wasted == 2);
+  CHECK(r.total.readahead_used == 1);  // page 2, read again ahead
+  CHECK(r.device_stats.reads == 4);
+  CHECK(r.device_stats.pages_read == 3 + 1 + 1 + 1);
   CHECK(r.device_stats.writes == 2);
-  CHECK(r.device_stats.read_busy_ns == 13047383 + 12637783 + 9258692);
+  CHECK(r.device_stats.read_busy_ns == 12910850 + 11695774 + 9122158 + 436533);
   CHECK(r.device_stats.write_busy_ns == 436533 + 709600);
-  CHECK(r.time.elapsed_ns == 36091091);
-  CHECK(r.time.iowait_ns == 36089491);
+  CHECK(r.time.elapsed_ns == 35312548);
+  CHECK(r.time.iowait_ns == 35310948);
   CHECK(r.time.user_ns == 1600);
-  // The process ends after its last read completed: the disk's reads end at 36090991.
-  CHECK(r.time.elapsed_ns >= 26832299 + 9258692);
 }
 
 TEST_CASE("a readahead page evicted while its read runs waits for that read at its fault") {
-  // LRU, windows_a_request_a_page (5 frames, page_cluster 2, a request a page, nvme: a read
+  // LRU, windows_a_request_a_page (5 frames, page_cluster 3, a request a page, nvme: a read
   // 3000 ns, a write 1000 ns).
   //  W0-W3, R4 (100-500)    resident {0 1 2 3 4}
   //  R5 R6 R7 R8 (600-900)  evict 0 1 2 3 -> slots 0-3; writes [0] 600-1600, [1] 1600-2600,
   //                         [2] 2600-3600, [3] 3600-4600
-  //  R0 (1000)              reads 1 2 3 ahead, evicts 4-7 (clean); reads [0] 4600-7600 (the
-  //                         process waits), [1] 7600-10600, [2] 10600-13600, [3] 13600-16600
+  //  R0 (1000)              window [0, 7): reads 1 2 3 ahead, up to free slot 4; evicts 4-7
+  //                         (clean); reads [0] 4600-7600 (the process waits), [1]
+  //                         7600-10600, [2] 10600-13600, [3] 13600-16600
   //  R9 (7700)              evicts 8
   //  R10 (7800)             evicts 1, read ahead, unused (wasted), its read in service
   //  R1 (7900)              swap-in of slot 1: 0 2 3 resident, nothing to read ahead; evicts
@@ -540,18 +546,19 @@ TEST_CASE("a readahead page evicted while its read runs waits for that read at i
 }
 
 TEST_CASE("a readahead window stops at a free slot even when used slots follow it") {
-  // 2 frames, LRU, page_cluster 2 (windows of 4 slots), free_slot_on_swapin, no device.
-  // Fewer than 256 slots: each swap-out takes the lowest free slot.
+  // 2 frames, LRU, page_cluster 2 (the first window is slots 0-2, the kernel's offsets 1-3),
+  // free_slot_on_swapin, no device. Fewer than 256 slots: each swap-out takes the lowest free
+  // slot.
   //  W0 W1               resident {0 1}
-  //  W2 W3 W4            evict 0 1 2 -> slots 0 1 2              {3 4}
-  //  R1 (slot 1)         window [0, 4): slot 0 (page 0), slot 2 (page 2), slot 3 free -> stop;
-  //                      at most frames - 1 = 1 readahead page: 0. Two frames needed: evict
-  //                      3 4 -> slots 3 4. Page 1's slot 1 is freed, page 1 dirty. LRU: 0, 1
-  //  R2 (slot 2)         window [0, 4): slot 0 holds page 0 (resident), slot 1 is free -> stop,
-  //                      although slots 3 and 4 hold pages 3 and 4. No readahead: evict 0
-  //                      (clean, in swap, unused: wasted).                   {1 2}
-  // Reading past the free slot would read page 3 ahead and evict 1 as well (a 6th swap-out).
-  const Trace t = text("W 0\nW 1\nW 2\nW 3\nW 4\nR 1\nR 2\n");
+  //  W2 W3               evict 0 1 -> slots 0 1                  {2 3}
+  //  R1 (slot 1)         window [0, 3): slot 0 (page 0), slot 2 free -> stop. Two frames
+  //                      needed: evict 2 3 -> slots 2 3. Page 1's slot 1 is freed, page 1
+  //                      dirty. LRU: 0, 1
+  //  W4                  evicts 0 (clean, in swap, unused: wasted)   {1 4}
+  //  R0 (slot 0)         window [0, 3): slot 1 is free -> stop, although slot 2 holds page 2.
+  //                      No readahead: evicts 1 (dirty) -> slot 1. Slot 0 is freed. {4 0}
+  // Reading past the free slot would read page 2 ahead and evict 4 as well (a 6th swap-out).
+  const Trace t = text("W 0\nW 1\nW 2\nW 3\nR 1\nW 4\nR 0\n");
   Params p{{"frames", std::int64_t{2}}, {"page_cluster", std::int64_t{2}},
            {"free_slot_on_swapin", true}};
   const Counters c = simulate(t, "lru", p).total;
@@ -564,23 +571,51 @@ TEST_CASE("a readahead window stops at a free slot even when used slots follow i
 }
 
 TEST_CASE("readahead pages evicted unused are wasted") {
-  // 2 frames, page_cluster 1 (windows of 2 slots), no device.
+  // 2 frames, page_cluster 1, no device. Windows: the kernel's offsets [0, 2) less the swap
+  // header's, [2, 4), ...: slots [0, 1), [1, 3), [3, 5), ...
   //  W0 W1           resident {0 1}
-  //  W2              evicts 0 -> slot 0          {1 2}
-  //  W3              evicts 1 -> slot 1          {2 3}
-  //  R0              swap-in slot 0, window [0, 2): slot 1 = page 1 -> readahead; 2 frames
-  //                  needed: LRU evicts 2 (slot 2) and 3 (slot 3)      {1 0}
-  //  W4              evicts LRU: page 1 (readahead, on_fault before 0), unused -> wasted;
-  //                  clean, in swap: no write    {0 4}
-  const Trace t = text("W 0\nW 1\nW 2\nW 3\nR 0\nW 4\n");
+  //  W2 W3 W4        evict 0 1 2 -> slots 0 1 2  {3 4}
+  //  R1              swap-in slot 1, window [1, 3) (not [0, 2), the header's): slot 2 = page
+  //                  2 -> readahead; 2 frames needed: LRU evicts 3 (slot 3) and 4 (slot 4)
+  //                  {2 1}
+  //  W5              evicts LRU: page 2 (readahead, on_fault before 1), unused -> wasted;
+  //                  clean, in swap: no write    {1 5}
+  const Trace t = text("W 0\nW 1\nW 2\nW 3\nW 4\nR 1\nW 5\n");
   Params p{{"frames", std::int64_t{2}}, {"page_cluster", std::int64_t{1}}};
   const Counters c = simulate(t, "lru", p).total;
   CHECK(c.readahead_pages == 1);
   CHECK(c.readahead_wasted == 1);
   CHECK(c.readahead_used == 0);
-  CHECK(c.swap_outs == 4);
-  CHECK(c.evictions == 5);
+  CHECK(c.swap_outs == 5);
+  CHECK(c.evictions == 6);
   CHECK(c.evictions_clean == 1);
+}
+
+TEST_CASE("readahead windows are the kernel's: aligned offsets, the header's offset 0 left out") {
+  // 5 frames, LRU, page_cluster 2, no device. Slot s is the kernel's offset s + 1, and
+  // valid_swaphandles aligns windows of 4 on offsets, leaving out the swap header at offset 0:
+  // slots [0, 3), [3, 7), [7, 11), ...
+  //  W0-W4               resident {0 1 2 3 4}
+  //  W5-W12              evict 0-7 -> slots 0-7                {8 9 10 11 12}
+  //  R3 (slot 3)         window [3, 7): pages 4 5 6 read ahead (not 0 1 2: slots [0, 4) are
+  //                      no window); evicts 8-11 -> slots 8-11. LRU: 12 4 5 6 3
+  //  R4 R5 R6            hits, readahead used. LRU: 12 3 4 5 6
+  //  R0 (slot 0)         window [0, 3): pages 1 2 read ahead (not 3); evicts 12 -> slot 12,
+  //                      3 and 4 (clean, in swap). LRU: 5 6 1 2 0
+  //  R1 R2               hits, readahead used.
+  const Trace t = text(
+      "W 0\nW 1\nW 2\nW 3\nW 4\nW 5\nW 6\nW 7\nW 8\nW 9\nW 10\nW 11\nW 12\n"
+      "R 3\nR 4\nR 5\nR 6\nR 0\nR 1\nR 2\n");
+  Params p{{"frames", std::int64_t{5}}, {"page_cluster", std::int64_t{2}}};
+  const Counters c = simulate(t, "lru", p).total;
+  CHECK(c.faults == 15);
+  CHECK(c.hits == 5);
+  CHECK(c.swap_ins == 2);
+  CHECK(c.readahead_pages == 5);
+  CHECK(c.readahead_used == 5);
+  CHECK(c.readahead_wasted == 0);
+  CHECK(c.swap_outs == 13);
+  CHECK(c.evictions == 15);
 }
 
 TEST_CASE("device parameters are validated and overridable") {

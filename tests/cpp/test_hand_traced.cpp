@@ -154,8 +154,9 @@ TEST_CASE("per-process counters add up to the total and follow the page's owner"
 TEST_CASE("a readahead page freed unused at its process's exit is wasted, not used") {
   // pid 1 writes pages 0..31, then reads page 0; pid 2 reads 40 pages. fifo, 16 frames,
   // page_cluster 3, trace order, free_on_exit. Pages 16..31 evict pages 0..15 to slots
-  // 0..15. Reading page 0 swaps slot 0 in and reads ahead slots 1..7 (pages 1..7); the 8
-  // frames come from pages 16..23. pid 1 then exits: pages 1..7, never accessed, are freed.
+  // 0..15. Reading page 0 swaps slot 0 in and reads ahead slots 1..6 (pages 1..6: the
+  // kernel's window is offsets 0..7 less the swap header's 0, slots 0..6); the 7 frames come
+  // from pages 16..22. pid 1 then exits: pages 1..6, never accessed, are freed.
   TraceBuilder b;
   for (std::uint64_t v = 0; v < 32; ++v) b.add(1, v, true);
   b.add(1, 0, false);
@@ -164,11 +165,11 @@ TEST_CASE("a readahead page freed unused at its process's exit is wasted, not us
   Params p{
       {"frames", std::int64_t{16}}, {"schedule", std::string("static")}, {"free_on_exit", true}};
   const Result r = simulate(t, "fifo", p);
-  CHECK(r.per_proc[0].readahead_pages == 7);
+  CHECK(r.per_proc[0].readahead_pages == 6);
   CHECK(r.per_proc[0].readahead_used == 0);
-  CHECK(r.per_proc[0].readahead_wasted == 7);
+  CHECK(r.per_proc[0].readahead_wasted == 6);
   CHECK(r.per_proc[0].swap_ins == 1);
-  CHECK(r.per_proc[0].swap_outs == 24);  // pages 0..15, then 16..23
+  CHECK(r.per_proc[0].swap_outs == 23);  // pages 0..15, then 16..22
 }
 
 }  // namespace

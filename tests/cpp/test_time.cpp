@@ -92,8 +92,9 @@ TEST_CASE("round robin: a hit on a page still being read ahead blocks, the other
   // quantum 1000 ns = 10 accesses.
   //   t=0     A runs. W a0-a3, R a4 (100-500); R a5-a8 (600-900) evict a0-a3 -> slots 0-3,
   //           writes [0] 600-1600, [1] 1600-2600, [2] 2600-3600, [3] 3600-4600. R a0 (1000):
-  //           reads a1 a2 a3 ahead, evicts a4-a7 (clean); reads [0] 4600-7600 (A's),
-  //           [1] 7600-10600, [2] 10600-13600, [3] 13600-16600. A blocks.
+  //           window [0, 7) reads a1 a2 a3 ahead, up to free slot 4, evicts a4-a7 (clean);
+  //           reads [0] 4600-7600 (A's), [1] 7600-10600, [2] 10600-13600, [3] 13600-16600.
+  //           A blocks.
   //   t=1000  B runs: R b0 (1100) evicts a8 (clean), then hits; 7 quanta, 70 accesses, to 8000
   //           (A is ready from 7600, at the end of B's quantum).
   //   t=8000  A runs: R a3 (8100) is a hit on a page whose read [3] is still queued: A waits
@@ -153,14 +154,16 @@ TEST_CASE("a page evicted while its read is queued or running joins that read wh
   // One process, LRU, windows_a_request_a_page().
   //   W a0-a3, R a4 (100-500); R a5-a8 (600-900) evict a0-a3 -> slots 0-3, writes [0]
   //   600-1600, [1] 1600-2600, [2] 2600-3600, [3] 3600-4600.
-  //   R a0 (1000): reads a1 a2 a3 ahead, evicts a4-a7 (clean); reads [0] 4600-7600 (waited
-  //   for), [1] 7600-10600, [2] 10600-13600, [3] 13600-16600. LRU, oldest first: a8 a1 a2 a3 a0.
+  //   R a0 (1000): window [0, 7) reads a1 a2 a3 ahead, up to free slot 4, evicts a4-a7
+  //   (clean); reads [0] 4600-7600 (waited for), [1] 7600-10600, [2] 10600-13600, [3]
+  //   13600-16600. LRU, oldest first: a8 a1 a2 a3 a0.
   //   R a9-a12 (7700-8000), first touches, evict a8, a1 (its read running), a2 and a3 (their
   //   reads queued). LRU: a0 a9 a10 a11 a12.
-  //   R a3 (8100): window 0-3 reads a1 a2 ahead, evicts a0 a9 a10 (clean). Each of a1 a2 a3
-  //   joins its read, running ([1]) or queued ([2], [3]): three read_joins, no new request; the
-  //   fault waits for [3] until 16600. (Read again, they would have been new requests [1']
-  //   16600-19600, [2'] 19600-22600, [3'] 22600-25600, the fault waiting until 25600.)
+  //   R a3 (8100): window [0, 7) reads a1 a2 ahead (a0 is resident, slot 4 free), evicts a0
+  //   a9 a10 (clean). Each of a1 a2 a3 joins its read, running ([1]) or queued ([2], [3]):
+  //   three read_joins, no new request; the fault waits for [3] until 16600. (Read again,
+  //   they would have been new requests [1'] 16600-19600, [2'] 19600-22600, [3'] 22600-25600,
+  //   the fault waiting until 25600.)
   //   R a2 (16700) and R a1 (16800): hits, their reads done at 13600 and 10600.
   // Elapsed 16800; IO wait (7600 - 1000) + (16600 - 8100).
   TraceBuilder b;

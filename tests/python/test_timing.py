@@ -130,7 +130,8 @@ def test_device_parameters_are_checked():
 
 def test_readahead_counters():
     # 2 frames, windows of 2 slots (hand-traced in tests/cpp/test_device.cpp).
-    t = pagesim.Trace.from_arrays(np.array([0, 1, 2, 3, 0, 4]), writes=np.array([1, 1, 1, 1, 0, 1]))
+    t = pagesim.Trace.from_arrays(np.array([0, 1, 2, 3, 4, 1, 5]),
+                                  writes=np.array([1, 1, 1, 1, 1, 0, 1]))
     c = pagesim.simulate(t, "lru", frames=2, page_cluster=1).counters
     assert (c["readahead_pages"], c["readahead_used"], c["readahead_wasted"]) == (1, 0, 1)
 
@@ -373,14 +374,15 @@ def test_zram_busy_is_split_across_rows():
 
 
 def test_a_readahead_page_whose_read_waits_for_room_makes_its_user_wait_too():
-    # A's fault reads slot 0 with slot 1 (B's page b0) read ahead, but its evictions' writes
-    # find the queue full (depth 1): the two reads wait behind them. B's first use of b0 must
-    # wait until b0 is read, though its read is not even queued yet. Every request takes
-    # 9000 + 1000 ns; one access per quantum, 100 ns each. Hand timeline: a0 written to slot 0
-    # at 500-10500, b0 to slot 1 at 10500-20500; at 900 a1's write finds the queue full (A
-    # sleeps to 10500); at 10600 A faults on a0: reads 0 and 1 wait behind writes 3 and 4; W2
-    # runs 20500-30500, W3 30500-40500, W4 40500-50500, R0 50500-60500 (A ends), R1 (b0)
-    # 60500-70500. B then ends at 70500 + 3 x 100.
+    # A's fault reads slot 1 with slot 2 (B's page b0) read ahead (page_cluster 1: slots 1 and
+    # 2 are the kernel's offsets 2 and 3, one window), but its evictions' writes find the queue
+    # full (depth 1): the two reads wait behind them. B's first use of b0 must wait until b0 is
+    # read, though its read is not even queued yet. Every request takes 9000 + 1000 ns; one
+    # access per quantum, 100 ns each. Hand timeline: a0 written to slot 0 at 500-10500, a1 to
+    # slot 1 at 10500-20500; at 900 b0's write finds the queue full (A sleeps to 10500); at
+    # 10600 A faults on a1: reads 1 and 2 wait behind writes 3 and 4; W2 runs 20500-30500, W3
+    # 30500-40500, W4 40500-50500, R1 50500-60500 (A ends), R2 (b0) 60500-70500. B then ends
+    # at 70500 + 3 x 100.
     class Scripted(pagesim.Policy):
         """FIFO that evicts the pages in `first` first and never page `pinned`."""
 
@@ -403,12 +405,12 @@ def test_a_readahead_page_whose_read_waits_for_room_makes_its_user_wait_too():
 
     def b_time(fill):
         seq = [(1, 0, 1), (2, 0, 1), (1, 1, 1), (2, 50, 0), (1, 2, 1), (2, 50, 0), (1, 3, 1),
-               (2, 50, 0), (1, 4, 1), (1, 0, 0)] + [(2, 50, 0)] * fill + [(2, 0, 0)] + [(2, 50, 0)] * 3
+               (2, 50, 0), (1, 4, 1), (1, 1, 0)] + [(2, 50, 0)] * fill + [(2, 0, 0)] + [(2, 50, 0)] * 3
         t = pagesim.Trace.from_arrays(np.array([s[1] for s in seq]),
                                       writes=np.array([bool(s[2]) for s in seq]),
                                       pids=np.array([s[0] for s in seq]))
         # Page ids in order of first access: a0 = 0, b0 = 1, a1 = 2, b50 = 3.
-        r = pagesim.simulate(t, Scripted(pinned=3, first=[0, 1]), frames=4, device="nvme",
+        r = pagesim.simulate(t, Scripted(pinned=3, first=[0, 2, 1]), frames=4, device="nvme",
                              device_read_us=9, device_write_us=9, device_transfer_mb_s=4096,
                              io_queue_depth=1, io_max_request_pages=1, page_cluster=1, cpu_ns=100,
                              quantum_ns=100, schedule="round_robin", interval_ns=0)

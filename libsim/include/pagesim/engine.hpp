@@ -95,10 +95,11 @@ struct EngineConfig {
 //   without readahead and a queued device, where no result depends on the slot's position,
 //   the map only counts);
 // - swap readahead (mm/swap_state.c swapin_readahead + valid_swaphandles): a swap-in of the
-//   page in slot `off` also reads the slots of the aligned window
-//   [(off >> page_cluster) << page_cluster, + 2^page_cluster) forward from its start,
-//   stopping at the first free slot (or the end of swap), skipping resident pages; then the
-//   faulting page;
+//   page in slot `off` also reads the slots of the aligned window of swap offsets
+//   [(offset >> page_cluster) << page_cluster, + 2^page_cluster), offset = off + 1 (the
+//   kernel's offset 0 is the swap header, left out of the first window), forward from its
+//   start, stopping at the first free slot (or the end of swap), skipping resident pages;
+//   then the faulting page;
 // - file pages are read from and written to their file, placed after the swap area on the
 //   same device in (process, vpn) order: a process's file pages stand for one file (below),
 //   its vpns for their offsets (file_position);
