@@ -33,6 +33,10 @@ EngineConfig EngineConfig::from_params(const Params& params) {
   config.swap_slots =
       static_cast<std::size_t>(params.get_int("swap_slots", 0, 0, (std::int64_t{1} << 32) - 2));
   config.page_cluster = static_cast<unsigned>(params.get_int("page_cluster", 3, 0, 10));
+  config.swap_readahead =
+      params.get_choice("swap_readahead", "fixed", {"fixed", "adaptive"}) == "fixed"
+          ? SwapReadahead::kFixed
+          : SwapReadahead::kAdaptive;
   config.read_ahead_kb = static_cast<unsigned>(params.get_int("read_ahead_kb", 0, 0, 16384));
   config.device = DeviceConfig::from_params(params);
   if (params.has("schedule")) {
@@ -311,19 +315,30 @@ void Engine::release_slot(PageId p) {
 }
 
 void Engine::collect_readahead(PageId p) {
-  // valid_swaphandles (2.6.20): the aligned window, forward from its start, up to the first
-  // free slot (one without an owner) or the end of swap; the faulting slot is part of the run.
+  // fixed, valid_swaphandles (2.6.20): the aligned window, forward from its start, up to the
+  // first free slot (one without an owner) or the end of swap; the faulting slot is part of
+  // the run.
   //   toff = (swp_offset(entry) >> page_cluster) << page_cluster;
   //   if (!toff)            /* first page is swap header */
   //     toff++, i--;
+  // adaptive, swap_cluster_readahead (6.1): the aligned window of swapin_nr_pages(offset)
+  // offsets, each read unless it is free (__read_swap_cache_async fails: continue) or in the
+  // swap cache.
+  //   mask = swapin_nr_pages(offset) - 1;
+  //   start_offset = offset & ~mask;  end_offset = offset | mask;
+  //   if (!start_offset)    /* First page is swap header. */
+  //     start_offset++;
   // The kernel's offsets count the header: slot s is offset s + 1, so the window of offsets
-  // [base, base + 2^page_cluster) is slots [base - 1, base - 1 + 2^page_cluster), less the
-  // header's in the first window.
+  // [base, base + pages) is slots [base - 1, base - 1 + pages), less the header's in the
+  // first window.
   const SlotId off = slot_[p];
-  const std::size_t base = ((std::size_t{off} + 1) >> config_.page_cluster) << config_.page_cluster;
+  const std::uint64_t offset = std::uint64_t{off} + 1;
+  const bool adaptive = config_.swap_readahead == SwapReadahead::kAdaptive;
+  const std::size_t pages =
+      adaptive ? swapin_nr_pages(offset) : std::size_t{1} << config_.page_cluster;
+  const std::size_t base = offset & ~std::uint64_t{pages - 1};
   const std::size_t start = base == 0 ? 0 : base - 1;
-  const std::size_t end =
-      std::min(base + (std::size_t{1} << config_.page_cluster) - 1, swap_.size());
+  const std::size_t end = std::min(base + pages - 1, swap_.size());
   device_.prefetch_read(off);
   // The window's owners share a cache line or two, their page bits lie anywhere: fetch those
   // together rather than one miss after another.
@@ -333,11 +348,46 @@ void Engine::collect_readahead(PageId p) {
   for (std::size_t s = start; s < end; ++s) {
     if (s == off) continue;
     const PageId q = slot_owner_[s];
-    if (q == kNoPage) break;
+    if (q == kNoPage) {
+      if (adaptive) continue;
+      break;
+    }
     // Already in memory (the swap cache): read_swap_cache_async finds it, no IO.
     if (bits_[q].has(page_bits::kResident)) continue;
     ra_.push_back({q, s});
   }
+}
+
+std::size_t Engine::swapin_nr_pages(std::uint64_t offset) {
+  // mm/swap_state.c (3.14 to 6.x), with the hits since the last call:
+  //   pages = hits + 2;
+  //   if (pages == 2) {     /* no hits: a window of 2 only next to the last such fault */
+  //     if (offset != prev_offset + 1 && offset != prev_offset - 1) pages = 1;
+  //   } else {
+  //     unsigned int roundup = 4;
+  //     while (roundup < pages) roundup <<= 1;
+  //     pages = roundup;
+  //   }
+  //   if (pages > max_pages) pages = max_pages;     /* 1 << page_cluster */
+  //   last_ra = prev_win / 2;                        /* don't shrink too fast */
+  //   if (pages < last_ra) pages = last_ra;
+  //   if (!hits) prev_offset = offset;
+  //   last_readahead_pages = pages;
+  const std::uint64_t hits = ra_hits_;
+  ra_hits_ = 0;
+  std::uint64_t pages = hits + 2;
+  if (hits == 0) {
+    if (offset != ra_prev_offset_ + 1 && offset + 1 != ra_prev_offset_) pages = 1;
+    ra_prev_offset_ = offset;
+  } else {
+    std::uint64_t roundup = 4;
+    while (roundup < pages) roundup <<= 1;
+    pages = roundup;
+  }
+  pages = std::min<std::uint64_t>(pages, std::uint64_t{1} << config_.page_cluster);
+  pages = std::max<std::uint64_t>(pages, ra_last_pages_ / 2);
+  ra_last_pages_ = static_cast<std::size_t>(pages);
+  return ra_last_pages_;
 }
 
 void Engine::collect_file_readahead(PageId p) {

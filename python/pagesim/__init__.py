@@ -208,8 +208,8 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         Memory size in pages.
     **params
         Engine settings (``free_slot_on_swapin``, ``low_watermark``, ``high_watermark``,
-        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``read_ahead_kb``, ``device`` and
-        ``device_*``, ``io_scheduler``, ``io_max_request_pages``, ``io_queue_depth``,
+        ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``swap_readahead``, ``read_ahead_kb``,
+        ``device`` and ``device_*``, ``io_scheduler``, ``io_max_request_pages``, ``io_queue_depth``,
         ``io_read_expire_ms``, ``io_write_expire_ms``, ``io_fifo_batch``, ``io_writes_starved``,
         ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
         and the policy's own parameters (``seed`` for ``random``); :func:`engine_parameters`

@@ -618,6 +618,102 @@ TEST_CASE("readahead windows are the kernel's: aligned offsets, the header's off
   CHECK(c.evictions == 15);
 }
 
+TEST_CASE("adaptive swap readahead: the window follows the readahead hits (swapin_nr_pages)") {
+  // 16 frames, LRU, page_cluster 3 (at most 8), swap_readahead adaptive, no device. Offset o
+  // is the kernel's (slot o - 1). The state: hits since the last swap-in, prev_offset (the
+  // last swap-in without hits), the last window; all 0 at first.
+  //  W0-W15, R100-R115  evict 0-15 -> slots 0-15 (offsets 1-16); LRU: 100 .. 115
+  //  R5 (offset 6)      no hits, 6 is not next to prev_offset 0: window 1, no readahead;
+  //                     prev_offset 6, last 1. Evicts 100
+  //  R4 (offset 5)      no hits, next to 6: window 2 (at least 1 / 2), offsets [4, 6) =
+  //                     slots 3 4: page 3 read ahead. prev_offset 5, last 2. Evicts 101 102
+  //  R3                 a hit on a readahead page: hits 1
+  //  R8 (offset 9)      hits 1: 1 + 2 = 3, rounded up to 4 (at least 4, at most 8, at least
+  //                     2 / 2): offsets [8, 12) = slots 7-10: pages 7 9 10 read ahead;
+  //                     prev_offset stays 5, last 4. Evicts 103-106
+  //  R7 R9 R10          hits: 3
+  //  R12 (offset 13)    hits 3: 5 -> 8: offsets [8, 16) = slots 7-14: 7-10 are resident,
+  //                     pages 11 13 14 read ahead; last 8. Evicts 107-110
+  //  R0 (offset 1)      no hits, not next to 5: 1, but at least 8 / 2 = 4 (not too fast):
+  //                     offsets [0, 4) less the header's = slots 0-2: pages 1 2 read ahead;
+  //                     prev_offset 1, last 4. Evicts 111-113
+  //  R15 (offset 16)    no hits, not next to 1: 1, at least 4 / 2 = 2: offsets [16, 18) =
+  //                     slots 15 16; slot 16 is free: nothing read ahead. Evicts 114
+  std::string body;
+  for (int v = 0; v < 16; ++v) body += "W " + std::to_string(v) + "\n";
+  for (int v = 100; v < 116; ++v) body += "R " + std::to_string(v) + "\n";
+  const std::vector<std::pair<std::string, std::uint64_t>> steps = {
+      {"R 5\n", 0},  {"R 4\n", 1}, {"R 3\n", 1}, {"R 8\n", 4}, {"R 7\nR 9\nR 10\n", 4},
+      {"R 12\n", 7}, {"R 0\n", 9}, {"R 15\n", 9}};
+  Params p{{"frames", std::int64_t{16}},
+           {"page_cluster", std::int64_t{3}},
+           {"swap_readahead", std::string("adaptive")}};
+  for (const auto& [accesses, readahead] : steps) {
+    body += accesses;
+    CAPTURE(accesses);
+    CHECK(simulate(text(body), "lru", p).total.readahead_pages == readahead);
+  }
+  const Counters c = simulate(text(body), "lru", p).total;
+  CHECK(c.faults == 16 + 16 + 6);
+  CHECK(c.hits == 4);
+  CHECK(c.swap_ins == 6);
+  CHECK(c.readahead_used == 4);  // 11 13 14 1 2 stay resident, unused
+  CHECK(c.readahead_wasted == 0);
+  CHECK(c.swap_outs == 16);
+  CHECK(c.evictions == 16 + 1 + 2 + 4 + 4 + 3 + 1);
+  // The kernel's fixed windows of 8 read far more here: slot 5's fault alone reads slots 0-4
+  // and 6.
+  p.set("swap_readahead", std::string("fixed"));
+  CHECK(simulate(text(body), "lru", p).total.readahead_pages > 9);
+}
+
+TEST_CASE("adaptive swap readahead passes over a free slot; fixed stops at it") {
+  // 8 frames, LRU, page_cluster 2, trace order, free_on_exit. Process 2's page x goes to swap
+  // between process 1's pages; its exit frees the slot.
+  //  1:W a0-a2, 2:W x, 1:W a3-a5   7 pages in 8 frames
+  //  1:R c0-c7                     c1-c7 evict a0 a1 a2 x a3 a4 a5 -> slots 0-6
+  //  2:R y                         evicts c0; process 2 exits: x's slot 3 is free, y's frame
+  // adaptive (the state as in the test above):
+  //  1:R a0 (offset 1)   no hits; 1 is next to prev_offset 0: window 2, offsets [0, 2) less
+  //                      the header's = slot 0: nothing read ahead (the free frame)
+  //  1:R a1 (offset 2)   next to 1: window 2, offsets [2, 4) = slots 1 2: a2 read ahead;
+  //                      evicts c1 c2
+  //  1:R a2              a hit: hits 1
+  //  1:R a3 (offset 5)   hits 1: window 4, offsets [4, 8) = slots 3-6: slot 3 is free and
+  //                      passed over, a4 a5 read ahead; evicts c3-c5
+  //  1:R a4 1:R a5       hits
+  // fixed: 1:R a0 reads window [0, 3), a1 a2 ahead (evicts c1 c2); R a1 and R a2 are hits;
+  // R a3's window [3, 7) starts at free slot 3: nothing read ahead, and R a4, R a5 fault too.
+  const Trace t = text(
+      "1 W 0\n1 W 1\n1 W 2\n2 W 0\n1 W 3\n1 W 4\n1 W 5\n"
+      "1 R 100\n1 R 101\n1 R 102\n1 R 103\n1 R 104\n1 R 105\n1 R 106\n1 R 107\n2 R 1\n"
+      "1 R 0\n1 R 1\n1 R 2\n1 R 3\n1 R 4\n1 R 5\n");
+  Params p{{"frames", std::int64_t{8}},
+           {"page_cluster", std::int64_t{2}},
+           {"schedule", std::string("static")},
+           {"free_on_exit", true},
+           {"swap_readahead", std::string("adaptive")}};
+  const Counters a = simulate(t, "lru", p).total;
+  CHECK(a.swap_ins == 3);
+  CHECK(a.readahead_pages == 3);
+  CHECK(a.readahead_used == 3);
+  CHECK(a.hits == 3);
+  CHECK(a.faults == 19);
+  p.set("swap_readahead", std::string("fixed"));
+  const Counters f = simulate(t, "lru", p).total;
+  CHECK(f.swap_ins == 4);
+  CHECK(f.readahead_pages == 2);
+  CHECK(f.readahead_used == 2);
+  CHECK(f.hits == 2);
+  CHECK(f.faults == 20);
+}
+
+TEST_CASE("swap_readahead is validated") {
+  Params p{{"frames", std::int64_t{1}}, {"swap_readahead", std::string("vma")}};
+  CHECK_THROWS_WITH_AS(simulate(text("R 1\n"), "lru", p), doctest::Contains("swap_readahead"),
+                       ConfigError);
+}
+
 TEST_CASE("device parameters are validated and overridable") {
   const Trace t = text("R 1\n");
   const auto with = [&](const char* key, Params::Value v) {

@@ -34,6 +34,17 @@ enum class Schedule : std::uint8_t {
   kRoundRobin,
 };
 
+// How a swap-in's readahead window is sized (key "swap_readahead").
+enum class SwapReadahead : std::uint8_t {
+  // "fixed", Linux 2.4 to 2.6.2x (valid_swaphandles): the aligned window of 2^page_cluster
+  // slots, read forward from its start up to the first free slot.
+  kFixed,
+  // "adaptive", Linux 3.14 to 6.x on rotating swap devices (swap_cluster_readahead with
+  // swapin_nr_pages): the aligned window's size follows the swap readahead pages used since
+  // the last swap-in, and free slots in it are passed over.
+  kAdaptive,
+};
+
 // Engine settings, read from the run's Params.
 struct EngineConfig {
   // Memory size in page frames (key "frames", required, >= 1).
@@ -55,6 +66,7 @@ struct EngineConfig {
   // Swap readahead (key "page_cluster", 0 to 10, default 3 = windows of 8 slots; 0 turns it
   // off): see Engine.
   unsigned page_cluster = 3;
+  SwapReadahead swap_readahead = SwapReadahead::kFixed;
   // File readahead (key "read_ahead_kb", Linux's /sys/block/*/queue/read_ahead_kb, 0 to
   // 16384, default 0 = off): windows of at most read_ahead_kb * 1024 / the trace's page size
   // pages (Linux's ra_pages, rounded down; under two pages nothing is read ahead); see Engine.
@@ -99,7 +111,8 @@ struct EngineConfig {
 //   [(offset >> page_cluster) << page_cluster, + 2^page_cluster), offset = off + 1 (the
 //   kernel's offset 0 is the swap header, left out of the first window), forward from its
 //   start, stopping at the first free slot (or the end of swap), skipping resident pages;
-//   then the faulting page;
+//   then the faulting page; with swap_readahead adaptive (3.14 to 6.x swap_cluster_readahead)
+//   the window's size is swapin_nr_pages' and free slots are passed over;
 // - file pages are read from and written to their file, placed after the swap area on the
 //   same device in (process, vpn) order: a process's file pages stand for one file (below),
 //   its vpns for their offsets (file_position);
@@ -291,6 +304,9 @@ class Engine {
   void read_ahead(P& policy, std::size_t i);
   // Fills ra_ with the pages to read ahead around p's slot.
   void collect_readahead(PageId p);
+  // Adaptive swap readahead: the window in slots for a swap-in of the kernel's swap offset
+  // `offset` (see collect_readahead).
+  std::size_t swapin_nr_pages(std::uint64_t offset);
   // File readahead at a read fault on file page p: updates its process's stream and fills ra_
   // with the pages of the window after p (see Engine).
   void collect_file_readahead(PageId p);
@@ -320,6 +336,9 @@ class Engine {
   // starts, then its completion): Linux's do_swap_page (do_generic_mapping_read for a file
   // page) finds the page in the cache and sleeps in lock_page until the read unlocks it.
   bool readahead_pending(PageId p);
+  // The first use of readahead page p: a swap readahead hit for adaptive swap readahead
+  // (lookup_swap_cache's TestClearPageReadahead; file pages are not the swap cache's).
+  void used_readahead(PageId p) { ra_hits_ += !bits_[p].has(page_bits::kFile); }
   // Books process q's wait for IO over [from, to), after it ended.
   void book_iowait(ProcId q, Tick from, Tick to) {
     proc_time_[q].iowait_ns += to - from;
@@ -448,6 +467,12 @@ class Engine {
     std::uint64_t position;
   };
   std::vector<Readahead> ra_;
+  // Adaptive swap readahead's state, swapin_nr_pages' (global in the kernel, as here): the
+  // swap readahead pages used since the last swap-in (swapin_readahead_hits), the offset of
+  // the last swap-in that found none (prev_offset), the last window (last_readahead_pages).
+  std::uint64_t ra_hits_ = 0;
+  std::uint64_t ra_prev_offset_ = 0;
+  std::size_t ra_last_pages_ = 0;
   // File readahead: the largest window in pages (ra_pages), 0 when off (read_ahead_kb under
   // two pages, or a trace without file pages).
   std::uint32_t file_ra_max_ = 0;
@@ -811,11 +836,14 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
         if (track_page_next_) page_next_[p] = next_use_[i];
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
       }
-      if (readahead && readahead_waits_) {
-        now_ = now;
-        if (readahead_pending(p)) wait_for_read(proc_of(p));
-        now = now_;
-        next_event = next_event_;
+      if (readahead) {
+        used_readahead(p);
+        if (readahead_waits_) {
+          now_ = now;
+          if (readahead_pending(p)) wait_for_read(proc_of(p));
+          now = now_;
+          next_event = next_event_;
+        }
       }
       if constexpr (kMulti) finish_[page_proc[p]] = now;
     } else {
@@ -1111,10 +1139,13 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
         const bool readahead = bits[p].has(page_bits::kReadahead);
         touch(bits[p], flags[i]);
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
-        if (readahead && readahead_waits_) {
-          now_ = now;
-          blocked = readahead_pending(p);
-          if (blocked) break;
+        if (readahead) {
+          used_readahead(p);
+          if (readahead_waits_) {
+            now_ = now;
+            blocked = readahead_pending(p);
+            if (blocked) break;
+          }
         }
       } else {
         now_ = now;
