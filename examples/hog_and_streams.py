@@ -37,11 +37,11 @@ readahead window that spans two turns leaves the next turn's first pages unrefer
 a stream block, where its hand can take them.
 
 The 2.4 VMs give in part of the way: rmap_aging swaps out 5031 pages, with 2.4.0's constants
-(aging=exponential) 11543, and 2.4.17's linux24_vscan 3957: it frees the streams' pages from
+(aging=exponential) 11522, and 2.4.17's linux24_vscan 3957: it frees the streams' pages from
 its inactive list, but calls swap_out, which walks the hog's page tables, whenever too many
 of the pages it scans there are mapped (asked for one page at a time, the engine's default,
 which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
-at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10549 and 13869 (lru
+at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10553 and 13869 (lru
 18183), while active_inactive and mglru still swap out nothing. freebsd swaps out 764 there
 (none with defer_swapspace_pageouts): the 512 frames the hog leaves cannot hold its inactive
 target of 924 pages (v_inactive_target, as vm_pageout sets it for 8192 pages), so the active
@@ -49,7 +49,7 @@ scan that follows every inactive scan deactivates hog pages. 2.4.0 as it shipped
 no reverse map) swaps out 16144, 8681 even at 20 MiB: its swap_out halves the age of up to
 max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
 nr_active >> priority stream pages and stops at the first it deactivates; its swap-outs reach
-the disk as 782 writes (lru: 601), and its run takes 30.62 s. arc swaps out 8056 pages, yet
+the disk as 780 writes (lru: 601), and its run takes 30.62 s. arc swaps out 8056 pages, yet
 its hog faults almost as often as under lru (1777 major faults).
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py

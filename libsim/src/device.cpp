@@ -271,7 +271,7 @@ std::size_t SwapDevice::deadline_after(std::size_t k) const {
   return next;
 }
 
-void SwapDevice::deadline_join(std::size_t k, bool front) {
+void SwapDevice::join_neighbour(std::size_t k, bool front) {
   // The neighbour in sort order: after a front merge the one before k (whose start was one
   // more), after a back merge the one after it.
   std::size_t other = kNoRequest;
@@ -297,6 +297,10 @@ void SwapDevice::deadline_join(std::size_t k, bool front) {
   }
   low.pages += up.pages;
   add_waiters(low, up.waiters);
+  if (config_.scheduler != IoScheduler::kDeadline) {
+    erase_request(upper);
+    return;
+  }
   // The upper one leaves the sort order (a next that was it becomes the one after it), and the
   // lower takes its place in the fifo if it expires first (deadline_merged_requests).
   if (deadline_.next == upper) deadline_.next = deadline_after(upper);

@@ -176,11 +176,11 @@ TEST_CASE("deadline: a front merge into the batch's next request passes it by") 
   CHECK(dev.stats().pages_read == 4);
 }
 
-TEST_CASE("deadline: a page that fills the gap between two requests makes them one") {
+TEST_CASE("deadline and elevator: a page that fills the gap between two requests makes them one") {
   // Queued at 0: R10, R12; then R11, which merges into R12 at its front (the newest request it
   // extends). __make_request's attempt_front_merge then finds R10 before it in sort order,
   // contiguous with [11, 12]: R10 absorbs it, one read of 3 pages. Not when the two together
-  // pass io_max_request_pages (2 here), and not under the other schedulers, which take part
+  // pass io_max_request_pages (2 here), and not under fifo and read_priority, which take part
   // in no such merging (2.6's noop has no former or latter request).
   const auto reads = [](IoScheduler s, std::size_t max_pages) {
     std::vector<Tick> wakeup(3, kNoTime);
@@ -195,10 +195,12 @@ TEST_CASE("deadline: a page that fills the gap between two requests makes them o
     CHECK(dev.stats().pages_read == 3);
     return dev.stats().reads;
   };
-  CHECK(reads(IoScheduler::kDeadline, 32) == 1);
-  CHECK(reads(IoScheduler::kDeadline, 2) == 2);
-  CHECK(reads(IoScheduler::kElevator, 32) == 2);
+  for (const IoScheduler s : {IoScheduler::kDeadline, IoScheduler::kElevator}) {
+    CHECK(reads(s, 32) == 1);
+    CHECK(reads(s, 2) == 2);
+  }
   CHECK(reads(IoScheduler::kFifo, 32) == 2);
+  CHECK(reads(IoScheduler::kReadPriority, 32) == 2);
 }
 
 TEST_CASE("deadline: two requests made one keep the older one's place and expiry") {

@@ -24,7 +24,8 @@ enum class DeviceKind : std::uint8_t {
 
 enum class IoScheduler : std::uint8_t {
   kFifo,          // in submission order
-  kElevator,      // C-LOOK: the lowest position at or after the head, then wrap around
+  kElevator,      // C-LOOK: the lowest position at or after the head, then wrap around;
+                  // two requests a page joins become one (join_neighbour)
   kReadPriority,  // queued reads go before queued writes (each class in submission order)
   kDeadline,      // Linux 2.6's deadline: one-way sweeps per direction in batches, reads
                   // preferred, each direction's oldest request first once it has expired
@@ -246,17 +247,18 @@ class SwapDevice {
   std::size_t pick(Tick now);
   // deadline_dispatch_requests of Linux 2.6.11, at `now`.
   std::size_t pick_deadline(Tick now);
-  // deadline: the queued request after request k in its direction's sort order (rb_next), by
+  // The queued request after request k in its direction's sort order (deadline's rb_next), by
   // start, then (two requests of one start, which the kernel never has: a slot written again
   // while its first write is queued) by age; kNoRequest when none.
   std::size_t deadline_after(std::size_t k) const;
-  // deadline: a page has merged into request k, at its front or its back. The request it now
-  // touches, the one before it in sort order (by k's start before the merge) or the one after
-  // it, becomes one with it when together they fit max_request_pages, the lower absorbing the
-  // upper: __make_request's attempt_front_merge / attempt_back_merge, which linux 2.6's
-  // deadline takes part in (deadline_former_request, deadline_latter_request,
+  // deadline and elevator: a page has merged into request k, at its front or its back. The
+  // request it now touches, the one before it in sort order (by k's start before the merge)
+  // or the one after it, becomes one with it when together they fit max_request_pages, the
+  // lower absorbing the upper: __make_request's attempt_front_merge / attempt_back_merge
+  // (2.4: the list's previous or next request, elevator_linus keeping the list in sector
+  // order; 2.6 deadline: deadline_former_request, deadline_latter_request,
   // deadline_merged_requests).
-  void deadline_join(std::size_t k, bool front);
+  void join_neighbour(std::size_t k, bool front);
   // Takes request k out of the queue (deadline: with its expiry, and the batch's next moving
   // down with the requests after k).
   void erase_request(std::size_t k) {
@@ -432,7 +434,10 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
       ++r.pages;
       add_waiters(r, waiters);
       ++stats_.merges;
-      if (config_.scheduler == IoScheduler::kDeadline) deadline_join(k, front);
+      if (config_.scheduler == IoScheduler::kDeadline ||
+          config_.scheduler == IoScheduler::kElevator) {
+        join_neighbour(k, front);
+      }
       return true;
     }
   }
