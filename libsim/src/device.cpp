@@ -271,6 +271,14 @@ std::size_t SwapDevice::deadline_after(std::size_t k) const {
   return next;
 }
 
+void SwapDevice::lower_max_start(bool write) {
+  std::uint64_t m = 0;
+  for (const Request& q : queue_) {
+    if (q.write == write) m = std::max(m, q.start);
+  }
+  max_start_[write] = m;
+}
+
 void SwapDevice::join_neighbour(std::size_t k, bool front) {
   // The neighbour in sort order: after a front merge the one before k (whose start was one
   // more), after a back merge the one after it.
