@@ -204,6 +204,7 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
       waiting_of_(wakeup->size(), 0),
       waits_read_(wakeup->size(), 0) {
   queue_.reserve(config.queue_depth + 1);
+  joins_ = config.scheduler == IoScheduler::kElevator || config.scheduler == IoScheduler::kDeadline;
   if (config.scheduler == IoScheduler::kDeadline) expires_.reserve(config.queue_depth + 1);
   overhead_ns_ = config.overhead_ms * 1e6;
   track_seek_ns_ = config.track_seek_ms * 1e6;

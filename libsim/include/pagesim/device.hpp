@@ -340,9 +340,10 @@ class SwapDevice {
   std::vector<Tick> expires_;
   // Queued devices: one bit per position, set while a queued request reads it (see submit).
   std::vector<std::uint64_t> reading_;
-  // elevator and deadline: per direction (reads, writes), at least the largest start of a
-  // queued request (0 when none): a back merge looks for a request to join (join_neighbour,
-  // a scan of the queue) only when one may start above it.
+  // elevator and deadline join requests (join_neighbour); per direction (reads, writes), at
+  // least the largest start of a queued request (0 when none): a back merge looks for a
+  // request to join, a scan of the queue, only when one may start above it.
+  bool joins_ = false;
   std::uint64_t max_start_[2] = {0, 0};
   // After the request with direction `write`'s largest start left the queue: its max_start_
   // again, by a scan (as rarely as that happens).
@@ -441,11 +442,7 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
       ++r.pages;
       add_waiters(r, waiters);
       ++stats_.merges;
-      if ((config_.scheduler == IoScheduler::kDeadline ||
-           config_.scheduler == IoScheduler::kElevator) &&
-          (front || max_start_[write] > position)) {
-        join_neighbour(k, front);
-      }
+      if (joins_ && (front || max_start_[write] > position)) join_neighbour(k, front);
       return true;
     }
   }
@@ -483,7 +480,7 @@ inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, Pr
   }
   if (merge(position, write, waiters)) return;
   queue_.emplace_back(position, write, waiters);
-  max_start_[write] = std::max(max_start_[write], position);
+  if (joins_) max_start_[write] = std::max(max_start_[write], position);
   if (config_.scheduler == IoScheduler::kDeadline) {
     expires_.push_back(now + (write ? write_expire_ns_ : read_expire_ns_));
   }
@@ -529,7 +526,7 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   const bool write = queue_[k].write;
   const ProcId waiters = queue_[k].waiters;
   erase_request(k);
-  if (position == max_start_[write]) lower_max_start(write);
+  if (joins_ && position == max_start_[write]) lower_max_start(write);
   if (!write) unmark_reading(position, pages);
   const Tick start = free_at_;
   const double positioning = positioning_ns(position, head_);
