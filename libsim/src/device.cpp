@@ -255,11 +255,11 @@ std::size_t SwapDevice::pick_deadline(Tick now) {
     }
   }
   ++d.batching;
-  d.next = deadline_after(k);  // an index before start_next erases k (erase_request)
+  d.next = next_in_order(k);  // an index before start_next erases k (erase_request)
   return k;
 }
 
-std::size_t SwapDevice::deadline_after(std::size_t k) const {
+std::size_t SwapDevice::next_in_order(std::size_t k) const {
   const Request& r = queue_[k];
   std::size_t next = kNoRequest;
   for (std::size_t j = 0; j < queue_.size(); ++j) {
@@ -295,7 +295,7 @@ void SwapDevice::join_neighbour(std::size_t k, bool front) {
       }
     }
   } else {
-    other = deadline_after(k);
+    other = next_in_order(k);
   }
   if (other == kNoRequest) return;
   const std::size_t lower = front ? other : k, upper = front ? k : other;
@@ -312,7 +312,7 @@ void SwapDevice::join_neighbour(std::size_t k, bool front) {
   }
   // The upper one leaves the sort order (a next that was it becomes the one after it), and the
   // lower takes its place in the fifo if it expires first (deadline_merged_requests).
-  if (deadline_.next == upper) deadline_.next = deadline_after(upper);
+  if (deadline_.next == upper) deadline_.next = next_in_order(upper);
   std::size_t gone = upper;
   if (expires_[upper] < expires_[lower]) {
     queue_[upper] = low;

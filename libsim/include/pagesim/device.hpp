@@ -247,10 +247,11 @@ class SwapDevice {
   std::size_t pick(Tick now);
   // deadline_dispatch_requests of Linux 2.6.11, at `now`.
   std::size_t pick_deadline(Tick now);
-  // The queued request after request k in its direction's sort order (deadline's rb_next), by
-  // start, then (two requests of one start, which the kernel never has: a slot written again
-  // while its first write is queued) by age; kNoRequest when none.
-  std::size_t deadline_after(std::size_t k) const;
+  // The queued request after request k in its direction's sort order (deadline's rb_next;
+  // elevator's joins find their neighbour by it too), by start, then (two requests of one start,
+  // which the kernel never has: a slot written again while its first write is queued) by age;
+  // kNoRequest when none.
+  std::size_t next_in_order(std::size_t k) const;
   // deadline and elevator: a page has merged into request k, at its front or its back. The
   // request it now touches, the one before it in sort order (by k's start before the merge)
   // or the one after it, becomes one with it when together they fit max_request_pages, the
@@ -436,7 +437,7 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
       if (front) {
         // deadline takes a front-merged request out of its sort order (deadline_del_drq_rb):
         // when it was the next of a batch, the next becomes the one after it.
-        if (k == deadline_.next) deadline_.next = deadline_after(k);
+        if (k == deadline_.next) deadline_.next = next_in_order(k);
         r.start = position;
       }
       ++r.pages;
