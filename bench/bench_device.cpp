@@ -7,6 +7,8 @@
 // the time the device adds per IO request it serves (device_ns_per_request), which does not
 // depend on how fast the policy is; at 10% of the footprint, and without readahead also at
 // 25% and 50% (lower miss ratios: fewer requests per access).
+// readahead/*: the three ways to size and place swap readahead windows (swap_readahead fixed,
+// adaptive, vma) at the default page_cluster, on nvme (where the kernel reads ahead by vma).
 // Run: _build/bench/bench_device
 #include <benchmark/benchmark.h>
 
@@ -26,12 +28,13 @@ const Trace& zipf_trace() {
 }
 
 void replay(benchmark::State& state, const std::string& policy, const std::string& device,
-            std::int64_t page_cluster) {
+            std::int64_t page_cluster, const std::string& swap_readahead) {
   const Trace& t = zipf_trace();
   const auto frames = static_cast<std::int64_t>(t.num_pages() * static_cast<std::size_t>(state.range(0)) / 100);
   pagesim::Params params{{"frames", frames},
                          {"device", device},
-                         {"page_cluster", page_cluster}};
+                         {"page_cluster", page_cluster},
+                         {"swap_readahead", swap_readahead}};
   pagesim::Result r;
   for (auto _ : state) {
     r = pagesim::simulate(t, policy, params);
@@ -41,6 +44,7 @@ void replay(benchmark::State& state, const std::string& policy, const std::strin
   state.counters["miss_ratio"] = static_cast<double>(r.total.faults) / static_cast<double>(t.size());
   state.counters["virtual_s"] = static_cast<double>(r.time.elapsed_ns) * 1e-9;
   state.counters["seeks"] = static_cast<double>(r.device_stats.seeks);
+  state.counters["readahead_pages"] = static_cast<double>(r.total.readahead_pages);
 }
 
 // The overhead as one figure: replays without and with the device alternate, so that the
@@ -81,7 +85,7 @@ const bool registered = [] {
       for (std::int64_t pc : {0, 3}) {
         const std::string name = std::string("device/") + policy + "/" + device + "/page_cluster:" +
                                  std::to_string(pc);
-        auto* b = benchmark::RegisterBenchmark(name.c_str(), replay, policy, device, pc)
+        auto* b = benchmark::RegisterBenchmark(name.c_str(), replay, policy, device, pc, "fixed")
                       ->ArgName("memory_pct")
                       ->Arg(10)
                       ->Unit(benchmark::kMillisecond)
@@ -104,6 +108,16 @@ const bool registered = [] {
         // Without readahead also at larger memories: the overhead against the miss ratio.
         if (pc == 0) b->Arg(25)->Arg(50);
       }
+    }
+  }
+  for (const char* policy : {"fifo", "lru"}) {
+    for (const char* mode : {"fixed", "adaptive", "vma"}) {
+      const std::string name = std::string("readahead/") + policy + "/nvme/swap_readahead:" + mode;
+      benchmark::RegisterBenchmark(name.c_str(), replay, policy, "nvme", 3, mode)
+          ->ArgName("memory_pct")
+          ->Arg(10)
+          ->Unit(benchmark::kMillisecond)
+          ->MinTime(1.0);
     }
   }
   return true;

@@ -33,10 +33,11 @@ EngineConfig EngineConfig::from_params(const Params& params) {
   config.swap_slots =
       static_cast<std::size_t>(params.get_int("swap_slots", 0, 0, (std::int64_t{1} << 32) - 2));
   config.page_cluster = static_cast<unsigned>(params.get_int("page_cluster", 3, 0, 10));
-  config.swap_readahead =
-      params.get_choice("swap_readahead", "fixed", {"fixed", "adaptive"}) == "fixed"
-          ? SwapReadahead::kFixed
-          : SwapReadahead::kAdaptive;
+  const std::string readahead =
+      params.get_choice("swap_readahead", "fixed", {"fixed", "adaptive", "vma"});
+  config.swap_readahead = readahead == "fixed"      ? SwapReadahead::kFixed
+                          : readahead == "adaptive" ? SwapReadahead::kAdaptive
+                                                    : SwapReadahead::kVma;
   config.read_ahead_kb = static_cast<unsigned>(params.get_int("read_ahead_kb", 0, 0, 16384));
   config.device = DeviceConfig::from_params(params);
   if (params.has("schedule")) {
@@ -141,6 +142,34 @@ std::uint32_t next_ra_size(std::uint32_t cur, std::uint32_t max) {
   return std::min(cur < max / 16 ? 4 * cur : 2 * cur, max);
 }
 
+// __swapin_nr_pages (mm/swap_state.c, 4.14 to 6.x; inline in swapin_nr_pages from 3.14): the
+// readahead window of a swap-in at `offset` (a swap offset, or a page number for VMA
+// readahead) after `hits` readahead hits, the last swap-in at `prev_offset` and a last window
+// of `prev_win`:
+//   pages = hits + 2;
+//   if (pages == 2) {     /* no hits: a window of 2 only next to the last swap-in */
+//     if (offset != prev_offset + 1 && offset != prev_offset - 1) pages = 1;
+//   } else {
+//     unsigned int roundup = 4;
+//     while (roundup < pages) roundup <<= 1;
+//     pages = roundup;
+//   }
+//   if (pages > max_pages) pages = max_pages;
+//   last_ra = prev_win / 2;                        /* don't shrink readahead too fast */
+//   if (pages < last_ra) pages = last_ra;
+std::uint64_t swapin_window(std::uint64_t prev_offset, std::uint64_t offset, std::uint64_t hits,
+                            std::uint64_t max_pages, std::uint64_t prev_win) {
+  std::uint64_t pages = hits + 2;
+  if (hits == 0) {
+    if (offset != prev_offset + 1 && offset + 1 != prev_offset) pages = 1;
+  } else {
+    std::uint64_t roundup = 4;
+    while (roundup < pages) roundup <<= 1;
+    pages = roundup;
+  }
+  return std::max(std::min(pages, max_pages), prev_win / 2);
+}
+
 }  // namespace
 
 Engine::Engine(const Trace& trace, const EngineConfig& config, std::string policy_name) try
@@ -188,7 +217,12 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
     if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
   }
   if (slot_positions_matter(config_)) slot_.assign(trace.num_pages(), kNoSlot);
-  if (config_.page_cluster != 0) {
+  vma_readahead_ = config_.page_cluster != 0 && config_.swap_readahead == SwapReadahead::kVma;
+  if (vma_readahead_) {
+    vma_ra_.assign(trace.num_procs(), VmaReadahead{});
+    anon_by_address_ = by_address(PageKind::kAnon, anon_rank_);
+    vpns_to_prefetch_ = trace.page_vpns().data();
+  } else if (config_.page_cluster != 0) {
     slot_owner_.assign(swap_.size(), kNoPage);
     owners_to_prefetch_ = slot_owner_.data();
   }
@@ -204,7 +238,10 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   vm_last_iowait_.assign(trace.num_procs(), 0);
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(window);
-  if (file_pages_) rank_file_pages();
+  if (file_pages_) {
+    std::vector<PageId> files = by_address(PageKind::kFile, file_rank_);
+    if (file_ra_max_ != 0) file_by_rank_ = std::move(files);
+  }
   if (file_ra_max_ != 0) file_streams_.assign(trace.num_procs(), FileStream{});
   demand_paging_ =
       config_.device.kind == DeviceKind::kNone && config_.high_watermark == 0 && file_ra_max_ == 0;
@@ -219,19 +256,28 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
                     " swap slots: lower parameter 'swap_slots' (default: twice the pages)");
 }
 
-void Engine::rank_file_pages() {
-  std::vector<PageId> sorted;
+std::vector<PageId> Engine::by_address(PageKind kind, PageArray<std::uint32_t>& rank) const {
+  // Sorted as keys beside their pages: comparisons that looked the pages up in the trace's
+  // columns would miss the cache at every step.
+  struct Key {
+    ProcId proc;
+    PageId page;
+    std::uint64_t vpn;
+  };
+  std::vector<Key> keys;
   for (PageId p = 0; p < trace_.num_pages(); ++p) {
-    if (trace_.page_kind(p) == PageKind::kFile) sorted.push_back(p);
+    if (trace_.page_kind(p) == kind) keys.push_back({trace_.page_proc(p), p, trace_.page_vpn(p)});
   }
-  std::sort(sorted.begin(), sorted.end(), [&](PageId a, PageId b) {
-    return std::pair(trace_.page_proc(a), trace_.page_vpn(a)) <
-           std::pair(trace_.page_proc(b), trace_.page_vpn(b));
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    return std::pair(a.proc, a.vpn) < std::pair(b.proc, b.vpn);
   });
-  file_rank_.assign(trace_.num_pages(), 0);
-  for (std::size_t r = 0; r < sorted.size(); ++r)
-    file_rank_[sorted[r]] = static_cast<std::uint32_t>(r);
-  if (file_ra_max_ != 0) file_by_rank_ = std::move(sorted);
+  std::vector<PageId> sorted(keys.size());
+  rank.assign(trace_.num_pages(), 0);
+  for (std::size_t r = 0; r < keys.size(); ++r) {
+    sorted[r] = keys[r].page;
+    rank[keys[r].page] = static_cast<std::uint32_t>(r);
+  }
+  return sorted;
 }
 
 void Engine::plan_exits() {
@@ -359,35 +405,90 @@ void Engine::collect_readahead(PageId p) {
 }
 
 std::size_t Engine::swapin_nr_pages(std::uint64_t offset) {
-  // mm/swap_state.c (3.14 to 6.x), with the hits since the last call:
-  //   pages = hits + 2;
-  //   if (pages == 2) {     /* no hits: a window of 2 only next to the last such fault */
-  //     if (offset != prev_offset + 1 && offset != prev_offset - 1) pages = 1;
-  //   } else {
-  //     unsigned int roundup = 4;
-  //     while (roundup < pages) roundup <<= 1;
-  //     pages = roundup;
-  //   }
-  //   if (pages > max_pages) pages = max_pages;     /* 1 << page_cluster */
-  //   last_ra = prev_win / 2;                        /* don't shrink too fast */
-  //   if (pages < last_ra) pages = last_ra;
-  //   if (!hits) prev_offset = offset;
-  //   last_readahead_pages = pages;
+  // swapin_nr_pages (mm/swap_state.c, 3.14 to 6.x): the global state, with the hits since the
+  // last call; prev_offset moves only at a swap-in without hits.
+  //   hits = atomic_xchg(&swapin_readahead_hits, 0);
+  //   pages = __swapin_nr_pages(READ_ONCE(prev_offset), offset, hits, max_pages,
+  //                             atomic_read(&last_readahead_pages));
+  //   if (!hits) WRITE_ONCE(prev_offset, offset);
+  //   atomic_set(&last_readahead_pages, pages);
   const std::uint64_t hits = ra_hits_;
   ra_hits_ = 0;
-  std::uint64_t pages = hits + 2;
-  if (hits == 0) {
-    if (offset != ra_prev_offset_ + 1 && offset + 1 != ra_prev_offset_) pages = 1;
-    ra_prev_offset_ = offset;
-  } else {
-    std::uint64_t roundup = 4;
-    while (roundup < pages) roundup <<= 1;
-    pages = roundup;
-  }
-  pages = std::min<std::uint64_t>(pages, std::uint64_t{1} << config_.page_cluster);
-  pages = std::max<std::uint64_t>(pages, ra_last_pages_ / 2);
-  ra_last_pages_ = static_cast<std::size_t>(pages);
+  ra_last_pages_ = static_cast<std::size_t>(swapin_window(
+      ra_prev_offset_, offset, hits, std::uint64_t{1} << config_.page_cluster, ra_last_pages_));
+  if (hits == 0) ra_prev_offset_ = offset;
   return ra_last_pages_;
+}
+
+void Engine::collect_vma_readahead(PageId p) {
+  // swap_ra_info (mm/swap_state.c, 6.1),
+  // fpfn being p's vpn and pfn the VMA's last swap-in or readahead hit:
+  //   max_win = 1 << min(page_cluster, SWAP_RA_ORDER_CEILING);   /* 5 on 64-bit */
+  //   win = __swapin_nr_pages(pfn, fpfn, hits, max_win, prev_win);
+  //   atomic_long_set(&vma->swap_readahead_info, SWAP_RA_VAL(faddr, win, 0));
+  //   if (win == 1) return;
+  //   if (fpfn == pfn + 1)      { lpfn = fpfn;           rpfn = fpfn + win; }  /* forward */
+  //   else if (pfn == fpfn + 1) { lpfn = fpfn - win + 1; rpfn = fpfn + 1; }    /* backward */
+  //   else { left = (win - 1) / 2; lpfn = fpfn - left; rpfn = fpfn + win - left; }
+  //   start = max3(lpfn, PFN_DOWN(vma->vm_start), PFN_DOWN(faddr & PMD_MASK));
+  //   end = min3(rpfn, PFN_DOWN(vma->vm_end), PFN_DOWN((faddr & PMD_MASK) + PMD_SIZE));
+  // then swap_vma_readahead reads each page of [start, end) whose pte is a swap entry (not
+  // present, not none), wherever its slot lies; all but the faulting one are readahead pages.
+  // The VMA is the process's anonymous pages, bounded only by fpfn's page table (x86-64's 512
+  // entries, which also keeps the window at vpn 0 or above); a vpn the trace never accesses is
+  // a none pte, and a page in memory (the swap cache) needs no IO.
+  constexpr std::uint64_t kSwapRaOrderCeiling = 5;
+  constexpr std::uint64_t kPtesPerTable = 512;
+  const std::uint64_t fpfn = trace_.page_vpn(p);
+  VmaReadahead& vma = vma_ra_[proc_of(p)];
+  const std::uint64_t pfn = vma.prev_vpn;
+  const std::uint64_t win = swapin_window(
+      pfn, fpfn, vma.hits,
+      std::uint64_t{1} << std::min<std::uint64_t>(config_.page_cluster, kSwapRaOrderCeiling),
+      vma.win);
+  vma = VmaReadahead{fpfn, win, 0};
+  if (win == 1) return;
+  // The window as pages before and after fpfn, cut to the page table.
+  std::uint64_t before = (win - 1) / 2;
+  if (fpfn == pfn + 1) {
+    before = 0;
+  } else if (pfn == fpfn + 1) {
+    before = win - 1;
+  }
+  const std::uint64_t table = fpfn % kPtesPerTable;  // fpfn's place in its page table
+  const std::uint64_t start = fpfn - std::min(before, table);
+  const std::uint64_t last = fpfn + std::min(win - 1 - before, kPtesPerTable - 1 - table);
+  const auto in_swap = [&](PageId q) {
+    return bits_[q].has(page_bits::kInSwap) && !bits_[q].has(page_bits::kResident);
+  };
+  // The process's pages next to p in anon_by_address_, down to start and up to last.
+  const ProcId proc = proc_of(p);
+  const std::size_t rank = anon_rank_[p];
+  for (std::size_t r = rank; r-- > 0;) {
+    const PageId q = anon_by_address_[r];
+    if (proc_of(q) != proc || trace_.page_vpn(q) < start) break;
+    if (in_swap(q)) ra_.push_back({q, slot_[q]});
+  }
+  for (std::size_t r = rank + 1; r < anon_by_address_.size(); ++r) {
+    const PageId q = anon_by_address_[r];
+    if (proc_of(q) != proc || trace_.page_vpn(q) > last) break;
+    if (in_swap(q)) ra_.push_back({q, slot_[q]});
+  }
+  // In position order, as read_pages takes a fault's batch. The kernel issues them in address
+  // order; every scheduler but fifo orders them by position anyway.
+  std::sort(ra_.begin(), ra_.end(),
+            [](const Readahead& a, const Readahead& b) { return a.position < b.position; });
+}
+
+void Engine::vma_readahead_hit(PageId p) {
+  // lookup_swap_cache (6.1), finding a page with PG_readahead in the swap cache for a fault at
+  // addr of the VMA:
+  //   if (readahead) hits = min_t(int, hits + 1, SWAP_RA_HITS_MAX);   /* 63 */
+  //   atomic_long_set(&vma->swap_readahead_info, SWAP_RA_VAL(addr, win, hits));
+  constexpr std::uint64_t kSwapRaHitsMax = 63;
+  VmaReadahead& vma = vma_ra_[proc_of(p)];
+  vma.prev_vpn = trace_.page_vpn(p);
+  vma.hits = std::min(vma.hits + 1, kSwapRaHitsMax);
 }
 
 void Engine::collect_file_readahead(PageId p) {

@@ -250,6 +250,8 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
       settings.push_back(with(p, "free_slot_on_swapin", true));
       settings.push_back(with(p, "device", std::string("hdd-2002")));
       settings.push_back(with(p, "swap_readahead", std::string("adaptive")));
+      settings.push_back(
+          with(with(p, "swap_readahead", std::string("vma")), "device", std::string("nvme")));
       if (files) {
         const Params file_ra = with(p, "read_ahead_kb", kFileReadaheadKb);
         settings.push_back(file_ra);

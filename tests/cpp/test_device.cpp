@@ -710,8 +710,100 @@ TEST_CASE("adaptive swap readahead passes over a free slot; fixed stops at it") 
   CHECK(f.faults == 20);
 }
 
+TEST_CASE("VMA swap readahead reads the faulting page's neighbours in its address space") {
+  // 16 frames, LRU, page_cluster 3 (at most 8), swap_readahead vma, nvme with 1 ms a step
+  // (every IO done before the next access). The VMA's state: the vpn of its last swap-in or
+  // readahead hit (prev), its last window, its hits since that swap-in; all 0 at first.
+  //  W0 W8 W1 W9 .. W7 W15,   evict the pages in that order: vpn v < 8 to slot 2v, v >= 8 to
+  //  R100-R115                slot 2(v - 8) + 1. LRU: 100 .. 115
+  //  R5 (slot 10)  no hits, 5 is not next to prev 0: window 1, nothing read ahead; prev 5,
+  //                window 1. Evicts 100. 1 read
+  //  R4 (slot 8)   no hits, next to 5 (backward): window 2, vpns [3, 5): 3 (slot 6) read
+  //                ahead; prev 4, window 2. Evicts 101 102. 2 reads (slots 6 and 8 apart)
+  //  R3            a readahead hit: hits 1, prev 3
+  //  R10 (slot 5)  hits 1: 3, rounded up to 4; not next to 3: centred, (4 - 1) / 2 = 1 before:
+  //                vpns [9, 13): 9 11 12 (slots 3 7 9) read ahead. Evicts 103-106. 4 reads
+  //  R11 R12       readahead hits: hits 2, prev 12
+  //  R13 (slot 11) hits 2: 4; next to 12 (forward): vpns [13, 17): 14 15 (slots 13 15) read
+  //                ahead (16 is no page: a none pte). Evicts 107-109. 3 reads
+  //  R0 (slot 0)   no hits, not next to 13: 1, but at least 4 / 2 = 2: centred, 0 before:
+  //                vpns [0, 2): 1 (slot 2) read ahead. Evicts 110 111. 2 reads
+  std::string body;
+  for (int v = 0; v < 8; ++v)
+    body += "W " + std::to_string(v) + "\nW " + std::to_string(v + 8) + "\n";
+  for (int v = 100; v < 116; ++v) body += "R " + std::to_string(v) + "\n";
+  const std::vector<std::pair<std::string, std::uint64_t>> steps = {
+      {"R 5\n", 0},        {"R 4\n", 1},  {"R 3\n", 1}, {"R 10\n", 4},
+      {"R 11\nR 12\n", 4}, {"R 13\n", 6}, {"R 0\n", 7}};
+  Params p{{"frames", std::int64_t{16}},
+           {"page_cluster", std::int64_t{3}},
+           {"swap_readahead", std::string("vma")},
+           {"device", std::string("nvme")},
+           {"cpu_ns", std::int64_t{1'000'000}}};
+  for (const auto& [accesses, readahead] : steps) {
+    body += accesses;
+    CAPTURE(accesses);
+    CHECK(simulate(text(body), "lru", p).total.readahead_pages == readahead);
+  }
+  const Result r = simulate(text(body), "lru", p);
+  CHECK(r.total.faults == 16 + 16 + 5);
+  CHECK(r.total.hits == 3);
+  CHECK(r.total.swap_ins == 5);
+  CHECK(r.total.readahead_used == 3);  // 9 14 15 1 stay resident, unused
+  CHECK(r.total.swap_outs == 16);
+  CHECK(r.total.evictions == 16 + 1 + 2 + 4 + 3 + 2);
+  CHECK(r.device_stats.reads == 1 + 2 + 4 + 3 + 2);
+  CHECK(r.device_stats.pages_read == 12);
+  // Windows of slots read other pages: under fixed, R5's window (slots 7-14) reads vpns 11 4
+  // 12 13 6 14 7 ahead, R4 hits, R3's (slots 0-6) reads 0 8 1 9 2 10, and the rest hit.
+  p.set("swap_readahead", std::string("fixed"));
+  CHECK(simulate(text(body), "lru", p).device_stats.reads == 2);
+}
+
+TEST_CASE("VMA swap readahead: at most 32 pages, within the faulting page's page table") {
+  // 96 frames, LRU, page_cluster 7 (2^7 = 128, but SWAP_RA_ORDER_CEILING caps the window at
+  // 2^5 = 32), swap_readahead vma, no device. One process writes vpns 480-575 (across the page
+  // tables of vpns 0-511 and 512-1023), R1000-R1095 evict them. Then a forward stream, each
+  // window's readahead pages used before the next fault (hits + 2 rounded up to 4, 8, ...):
+  //  R480          window 1 (not next to prev 0)
+  //  R481          next to 480, no hits: 2, [481, 483): 482            readahead 1
+  //  R483          1 hit: 4, [483, 487): 484-486                         4
+  //  R487          3 hits: 8, [487, 495): 488-494                        11
+  //  R495          7 hits: 16, [495, 511): 496-510                       26
+  //  R511          15 hits: 32, [511, 543), cut at the page table's end 512: nothing
+  //  R512          no hits, next to 511: 2, at least 32 / 2: 16, [512, 528): 513-527   41
+  //  R528          15 hits: 32 (not 128), [528, 560): 529-559            72
+  std::string body;
+  for (int v = 480; v < 576; ++v) body += "W " + std::to_string(v) + "\n";
+  for (int v = 1000; v < 1096; ++v) body += "R " + std::to_string(v) + "\n";
+  const auto reads = [](int from, int to) {
+    std::string s;
+    for (int v = from; v <= to; ++v) s += "R " + std::to_string(v) + "\n";
+    return s;
+  };
+  const std::vector<std::pair<std::string, std::uint64_t>> steps = {
+      {"R 480\n", 0},        {"R 481\n", 1},  {reads(482, 482), 1},  {"R 483\n", 4},
+      {reads(484, 486), 4},  {"R 487\n", 11}, {reads(488, 494), 11}, {"R 495\n", 26},
+      {reads(496, 510), 26}, {"R 511\n", 26}, {"R 512\n", 41},       {reads(513, 527), 41},
+      {"R 528\n", 72}};
+  Params p{{"frames", std::int64_t{96}},
+           {"page_cluster", std::int64_t{7}},
+           {"swap_readahead", std::string("vma")}};
+  for (const auto& [accesses, readahead] : steps) {
+    body += accesses;
+    CAPTURE(accesses);
+    CHECK(simulate(text(body), "lru", p).total.readahead_pages == readahead);
+  }
+  const Counters c = simulate(text(body), "lru", p).total;
+  CHECK(c.faults == 96 + 96 + 8);
+  CHECK(c.swap_ins == 8);
+  CHECK(c.hits == 1 + 3 + 7 + 15 + 15);
+  CHECK(c.readahead_used == 41);
+  CHECK(c.evictions == 96 + 8 + 72);
+}
+
 TEST_CASE("swap_readahead is validated") {
-  Params p{{"frames", std::int64_t{1}}, {"swap_readahead", std::string("vma")}};
+  Params p{{"frames", std::int64_t{1}}, {"swap_readahead", std::string("cluster")}};
   CHECK_THROWS_WITH_AS(simulate(text("R 1\n"), "lru", p), doctest::Contains("swap_readahead"),
                        ConfigError);
 }

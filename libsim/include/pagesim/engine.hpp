@@ -43,6 +43,11 @@ enum class SwapReadahead : std::uint8_t {
   // swapin_nr_pages): the aligned window's size follows the swap readahead pages used since
   // the last swap-in, and free slots in it are passed over.
   kAdaptive,
+  // "vma", Linux 4.14 to 6.x when no swap device is rotational (swap_vma_readahead): the
+  // window is of virtual addresses around the faulting page, in its process, sized as
+  // adaptive's from that process's own readahead hits; each page there that is in swap is
+  // read, wherever its slot lies.
+  kVma,
 };
 
 // Engine settings, read from the run's Params.
@@ -112,7 +117,8 @@ struct EngineConfig {
 //   kernel's offset 0 is the swap header, left out of the first window), forward from its
 //   start, stopping at the first free slot (or the end of swap), skipping resident pages;
 //   then the faulting page; with swap_readahead adaptive (3.14 to 6.x swap_cluster_readahead)
-//   the window's size is swapin_nr_pages' and free slots are passed over;
+//   the window's size is swapin_nr_pages' and free slots are passed over; with vma
+//   (collect_vma_readahead) the window is of the faulting process's vpns instead;
 // - file pages are read from and written to their file, placed after the swap area on the
 //   same device in (process, vpn) order: a process's file pages stand for one file (below),
 //   its vpns for their offsets (file_position);
@@ -199,11 +205,11 @@ class Engine {
   // and `near` when it has a prefetch hook, the swap slot of `near` when `slots`
   // (slots_to_prefetch_) is not null, its owner when `procs` (procs_to_prefetch_) is, and the
   // owners of `half`'s slot's readahead window when `owners` (slot_owner_) is (readahead:
-  // then `slots` is not null either).
+  // then `slots` is not null either), `half`'s vpn when `vpns` (vpns_to_prefetch_) is.
   template <class P>
   static void prefetch_ahead(P& policy, const PageBits* bits, const SlotId* slots,
-                             const ProcId* procs, const PageId* owners, PageId far, PageId near,
-                             PageId half);
+                             const ProcId* procs, const PageId* owners, const std::uint64_t* vpns,
+                             PageId far, PageId near, PageId half);
   // Asks the policy for `want` victims and evicts them.
   template <class P>
   void reclaim(P& policy, std::size_t index, std::size_t want);
@@ -307,6 +313,8 @@ class Engine {
   // Adaptive swap readahead: the window in slots for a swap-in of the kernel's swap offset
   // `offset` (see collect_readahead).
   std::size_t swapin_nr_pages(std::uint64_t offset);
+  // VMA swap readahead (swap_readahead vma): fills ra_ with the pages in swap around p's vpn.
+  void collect_vma_readahead(PageId p);
   // File readahead at a read fault on file page p: updates its process's stream and fills ra_
   // with the pages of the window after p (see Engine).
   void collect_file_readahead(PageId p);
@@ -336,9 +344,15 @@ class Engine {
   // starts, then its completion): Linux's do_swap_page (do_generic_mapping_read for a file
   // page) finds the page in the cache and sleeps in lock_page until the read unlocks it.
   bool readahead_pending(PageId p);
-  // The first use of readahead page p: a swap readahead hit for adaptive swap readahead
-  // (lookup_swap_cache's TestClearPageReadahead; file pages are not the swap cache's).
-  void used_readahead(PageId p) { ra_hits_ += !bits_[p].has(page_bits::kFile); }
+  // The first use of readahead page p: a swap readahead hit for adaptive and VMA swap
+  // readahead (lookup_swap_cache's TestClearPageReadahead; file pages are not the swap
+  // cache's). VMA readahead counts it for p's process, at p's vpn (vma_readahead_hit).
+  void used_readahead(PageId p) {
+    const bool swap = !bits_[p].has(page_bits::kFile);
+    ra_hits_ += swap;
+    if (vma_readahead_ && swap) vma_readahead_hit(p);
+  }
+  void vma_readahead_hit(PageId p);
   // Books process q's wait for IO over [from, to), after it ended.
   void book_iowait(ProcId q, Tick from, Tick to) {
     proc_time_[q].iowait_ns += to - from;
@@ -398,8 +412,9 @@ class Engine {
   void exit_process(P& policy, ProcId q);
   // Fills exit_begin_, exit_pages_ and exits_.
   void plan_exits();
-  // Builds file_rank_ (and file_by_rank_ with file readahead on).
-  void rank_file_pages();
+  // The pages of `kind` sorted by (process, vpn), and each one's index in that order in
+  // `rank` (0 for a page of the other kind).
+  std::vector<PageId> by_address(PageKind kind, PageArray<std::uint32_t>& rank) const;
   // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
   ProcId proc_of(PageId p) const { return one_proc_ ? 0 : trace_.page_proc(p); }
   // Counters of the process owning page p.
@@ -442,6 +457,9 @@ class Engine {
   // slot_owner_'s data with readahead, else nullptr: the replay loops fetch the owners of a
   // swap-in's window ahead.
   const PageId* owners_to_prefetch_ = nullptr;
+  // The trace's page vpns with VMA readahead, else nullptr: a swap-in sizes its window by its
+  // vpn, a lookup in an array of 8 bytes per page.
+  const std::uint64_t* vpns_to_prefetch_ = nullptr;
   std::size_t resident_ = 0;
   std::vector<std::int64_t> resident_of_;
   SwapMap swap_;
@@ -473,6 +491,21 @@ class Engine {
   std::uint64_t ra_hits_ = 0;
   std::uint64_t ra_prev_offset_ = 0;
   std::size_t ra_last_pages_ = 0;
+  // VMA swap readahead's state per process (a process's anonymous pages stand for one VMA:
+  // the trace has no mappings), the VMA's swap_readahead_info: the vpn of its last swap-in or
+  // readahead hit, its last window, its readahead hits since that swap-in. Empty unless
+  // swap_readahead is vma.
+  struct VmaReadahead {
+    std::uint64_t prev_vpn = 0;
+    std::uint64_t win = 0;
+    std::uint64_t hits = 0;
+  };
+  std::vector<VmaReadahead> vma_ra_;
+  bool vma_readahead_ = false;  // swap_readahead vma, with page_cluster > 0
+  // With VMA readahead, the anonymous pages sorted by (process, vpn), and each one's index in
+  // it (0 for a file page): a page's neighbours in its address space.
+  std::vector<PageId> anon_by_address_;
+  PageArray<std::uint32_t> anon_rank_;
   // File readahead: the largest window in pages (ra_pages), 0 when off (read_ahead_kb under
   // two pages, or a trace without file pages).
   std::uint32_t file_ra_max_ = 0;
@@ -684,7 +717,11 @@ bool Engine::fault_general(P& policy, std::size_t i) {
   ra_.clear();
   std::size_t file_window = 0;  // the readahead pages of a file window, before any cut
   if (config_.page_cluster != 0 && swap_in) {  // in this order: swap_in is a coin toss
-    collect_readahead(p);
+    if (vma_readahead_) {
+      collect_vma_readahead(p);
+    } else {
+      collect_readahead(p);
+    }
   } else if (file_ra_max_ != 0 && b.has(page_bits::kFile) && !trace_.write(i)) {
     // A write does not read ahead (generic_file_buffered_write never calls
     // page_cache_readahead): its page is read alone and the stream stays as it is.
@@ -755,12 +792,9 @@ void Engine::on_events(P& policy) {
 }
 
 template <class P>
-__attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, const PageBits* bits,
-                                                                  const SlotId* slots,
-                                                                  const ProcId* procs,
-                                                                  const PageId* owners,
-                                                                  PageId far, PageId near,
-                                                                  PageId half) {
+__attribute__((always_inline)) inline void Engine::prefetch_ahead(
+    P& policy, const PageBits* bits, const SlotId* slots, const ProcId* procs, const PageId* owners,
+    const std::uint64_t* vpns, PageId far, PageId near, PageId half) {
   __builtin_prefetch(bits + far, 1);
   if constexpr (detail::HasPrefetch<P>::value) {
     policy.prefetch(far, 0);
@@ -778,6 +812,8 @@ __attribute__((always_inline)) inline void Engine::prefetch_ahead(P& policy, con
     const SlotId s = slots[bits[half].has(page_bits::kResident) ? 0 : half];
     __builtin_prefetch(owners + (s == kNoSlot ? 0 : s), 0);
   }
+  if (vpns != nullptr)
+    __builtin_prefetch(vpns + (bits[half].has(page_bits::kResident) ? 0 : half), 0);
 }
 
 template <class P, bool kMulti>
@@ -794,6 +830,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const SlotId* slots = slots_to_prefetch_;
   const ProcId* procs = procs_to_prefetch_;
   const PageId* owners = owners_to_prefetch_;
+  const std::uint64_t* vpns = vpns_to_prefetch_;
   constexpr std::size_t d = detail::kPrefetchDistance;
   Tick now = now_;
   Tick next_event = next_event_;
@@ -825,7 +862,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       next_event = next_event_;
     }
     if (i + 2 * d < n) {
-      prefetch_ahead(policy, bits, slots, procs, owners, pages[i + 2 * d], pages[i + d],
+      prefetch_ahead(policy, bits, slots, procs, owners, vpns, pages[i + 2 * d], pages[i + d],
                      pages[i + d / 2]);
     }
     const PageId p = pages[i];
@@ -937,7 +974,8 @@ void Engine::replay_plain(P& policy, std::size_t begin, std::size_t end) {
       }
     }
     if (i + 2 * d < n) {  // one process and no readahead: no page owners, no slot owners
-      prefetch_ahead(policy, bits, slots, nullptr, nullptr, pages[i + 2 * d], pages[i + d], kNoPage);
+      prefetch_ahead(policy, bits, slots, nullptr, nullptr, nullptr, pages[i + 2 * d], pages[i + d],
+                     kNoPage);
     }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
@@ -1042,6 +1080,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
   const SlotId* slots = slots_to_prefetch_;
   const ProcId* procs = procs_to_prefetch_;
   const PageId* owners = owners_to_prefetch_;
+  const std::uint64_t* vpns = vpns_to_prefetch_;
   constexpr std::size_t d = detail::kPrefetchDistance;
   if (n >= (std::size_t{1} << 32)) {
     throw ConfigError("schedule='round_robin' handles traces of fewer than 2^32 accesses; this one has " +
@@ -1124,7 +1163,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     while (k < end) {
       // The look-ahead follows this process's accesses (to the end of its slice or further).
       if (k + 2 * d < end) {
-        prefetch_ahead(policy, bits, slots, procs, owners, pages[order[k + 2 * d]],
+        prefetch_ahead(policy, bits, slots, procs, owners, vpns, pages[order[k + 2 * d]],
                        pages[order[k + d]], pages[order[k + d / 2]]);
       }
       const std::size_t i = order[k++];
