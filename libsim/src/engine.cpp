@@ -142,6 +142,9 @@ std::uint32_t next_ra_size(std::uint32_t cur, std::uint32_t max) {
   return std::min(cur < max / 16 ? 4 * cur : 2 * cur, max);
 }
 
+// Whether b is the page (or offset) after a.
+bool follows(std::uint64_t a, std::uint64_t b) { return a < b && b - a == 1; }
+
 // __swapin_nr_pages (mm/swap_state.c, 4.14 to 6.x; inline in swapin_nr_pages from 3.14): the
 // readahead window of a swap-in at `offset` (a swap offset, or a page number for VMA
 // readahead) after `hits` readahead hits, the last swap-in at `prev_offset` and a last window
@@ -157,11 +160,12 @@ std::uint32_t next_ra_size(std::uint32_t cur, std::uint32_t max) {
 //   if (pages > max_pages) pages = max_pages;
 //   last_ra = prev_win / 2;                        /* don't shrink readahead too fast */
 //   if (pages < last_ra) pages = last_ra;
+// (Without the kernel's wrap-around: the top vpn is not next to vpn 0.)
 std::uint64_t swapin_window(std::uint64_t prev_offset, std::uint64_t offset, std::uint64_t hits,
                             std::uint64_t max_pages, std::uint64_t prev_win) {
   std::uint64_t pages = hits + 2;
   if (hits == 0) {
-    if (offset != prev_offset + 1 && offset + 1 != prev_offset) pages = 1;
+    if (!follows(prev_offset, offset) && !follows(offset, prev_offset)) pages = 1;
   } else {
     std::uint64_t roundup = 4;
     while (roundup < pages) roundup <<= 1;
@@ -450,9 +454,9 @@ void Engine::collect_vma_readahead(PageId p) {
   if (win == 1) return;
   // The window as pages before and after fpfn, cut to the page table.
   std::uint64_t before = (win - 1) / 2;
-  if (fpfn == pfn + 1) {
+  if (follows(pfn, fpfn)) {
     before = 0;
-  } else if (pfn == fpfn + 1) {
+  } else if (follows(fpfn, pfn)) {
     before = win - 1;
   }
   const std::uint64_t table = fpfn % kPtesPerTable;  // fpfn's place in its page table

@@ -2,7 +2,8 @@
 
 The model replays a trace of anonymous pages under LRU with demand paging, as pagesim does
 without a device: a dirty victim goes to swap (slots handed out in order: nothing is freed), a
-fault on a page in swap reads the window of Linux 6.1's swap_ra_info around it, per process.
+fault on a page in swap reads the window of Linux 6.1's swap_ra_info around it, per process
+(in Python's integers: the top vpn is not next to vpn 0, as pagesim has it).
 """
 from collections import Counter, OrderedDict
 
@@ -80,15 +81,16 @@ def vma_readahead_model(pids, vpns, writes, frames, page_cluster):
 
 def random_trace(rng):
     """Runs of nearby addresses, forward or backward, and jumps, by 1 to 3 processes, over
-    vpns around a page table's end (512)."""
+    vpns around a page table's end (512) and at the top of the address space."""
     pids, vpns = [], []
+    top = 2**64 - 1
     for _ in range(rng.integers(10, 40)):
         pid = int(rng.integers(1, 4))
-        start = int(rng.integers(440, 600))
+        start = int(rng.integers(440, 600)) if rng.random() < 0.8 else top - int(rng.integers(100))
         step = int(rng.choice([1, 1, -1, 2, 0]))
         for k in range(int(rng.integers(1, 120))):
             pids.append(pid)
-            vpns.append(max(start + step * k, 0))
+            vpns.append(min(max(start + step * k, 0), top))
     writes = rng.random(len(vpns)) < 0.6
     return np.array(pids), np.array(vpns, dtype=np.uint64), writes
 
