@@ -205,6 +205,7 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
       waits_read_(wakeup->size(), 0) {
   queue_.reserve(config.queue_depth + 1);
   joins_ = config.scheduler == IoScheduler::kElevator || config.scheduler == IoScheduler::kDeadline;
+  list_joins_ = config.scheduler == IoScheduler::kFifo;
   if (config.scheduler == IoScheduler::kDeadline) expires_.reserve(config.queue_depth + 1);
   overhead_ns_ = config.overhead_ms * 1e6;
   track_seek_ns_ = config.track_seek_ms * 1e6;
@@ -282,9 +283,11 @@ void SwapDevice::lower_max_start(bool write) {
 
 void SwapDevice::join_neighbour(std::size_t k, bool front) {
   // The neighbour in sort order: after a front merge the one before k (whose start was one
-  // more), after a back merge the one after it.
+  // more), after a back merge the one after it; fifo's, in the queue (touches_listed).
   std::size_t other = kNoRequest;
-  if (front) {
+  if (list_joins_) {
+    other = front ? k - 1 : k + 1;
+  } else if (front) {
     const std::uint64_t key = queue_[k].start + 1;
     for (std::size_t j = 0; j < queue_.size(); ++j) {
       const Request& q = queue_[j];

@@ -176,12 +176,13 @@ TEST_CASE("deadline: a front merge into the batch's next request passes it by") 
   CHECK(dev.stats().pages_read == 4);
 }
 
-TEST_CASE("deadline and elevator: a page that fills the gap between two requests makes them one") {
+TEST_CASE(
+    "deadline, elevator, fifo: a page that fills the gap between two requests makes them one") {
   // Queued at 0: R10, R12; then R11, which merges into R12 at its front (the newest request it
-  // extends). __make_request's attempt_front_merge then finds R10 before it in sort order,
-  // contiguous with [11, 12]: R10 absorbs it, one read of 3 pages. Not when the two together
-  // pass io_max_request_pages (2 here), and not under fifo and read_priority, which take part
-  // in no such merging (2.6's noop has no former or latter request).
+  // extends). __make_request's attempt_front_merge then finds R10 before it in sort order (and
+  // in fifo's queue, noop's list), contiguous with [11, 12]: R10 absorbs it, one read of 3
+  // pages. Not when the two together pass io_max_request_pages (2 here), and not under
+  // read_priority, which takes part in no such merging.
   const auto reads = [](IoScheduler s, std::size_t max_pages) {
     std::vector<Tick> wakeup(3, kNoTime);
     DeviceConfig c = hdd(s);
@@ -195,12 +196,31 @@ TEST_CASE("deadline and elevator: a page that fills the gap between two requests
     CHECK(dev.stats().pages_read == 3);
     return dev.stats().reads;
   };
-  for (const IoScheduler s : {IoScheduler::kDeadline, IoScheduler::kElevator}) {
+  for (const IoScheduler s : {IoScheduler::kDeadline, IoScheduler::kElevator, IoScheduler::kFifo}) {
+    CAPTURE(static_cast<int>(s));
     CHECK(reads(s, 32) == 1);
     CHECK(reads(s, 2) == 2);
   }
-  CHECK(reads(IoScheduler::kFifo, 32) == 2);
   CHECK(reads(IoScheduler::kReadPriority, 32) == 2);
+}
+
+TEST_CASE("fifo joins only requests next to each other in its queue (noop's list)") {
+  // Queued at 0: R10, R50, R12, then R11, which merges into R12 at its front. Before [11, 12]
+  // in sort order is R10: elevator joins them, 2 reads ([10, 12], R50). Before it in fifo's
+  // queue is R50, which does not touch it: 3 reads (noop_former_request is the list's).
+  // Queued R12, R10, then R11, which merges into R10 at its back: after [10, 11] in sort order
+  // is R12 (elevator: 1 read); in fifo's queue there is none (2 reads).
+  const auto reads = [](IoScheduler s, const std::vector<std::uint64_t>& positions) {
+    std::vector<Tick> wakeup(1, kNoTime);
+    SwapDevice dev(hdd(s), 1024, 4096, &wakeup);
+    for (const std::uint64_t position : positions) dev.submit(position, false, 0);
+    dev.drain();
+    return dev.stats().reads;
+  };
+  CHECK(reads(IoScheduler::kElevator, {10, 50, 12, 11}) == 2);
+  CHECK(reads(IoScheduler::kFifo, {10, 50, 12, 11}) == 3);
+  CHECK(reads(IoScheduler::kElevator, {12, 10, 11}) == 1);
+  CHECK(reads(IoScheduler::kFifo, {12, 10, 11}) == 2);
 }
 
 TEST_CASE("deadline: two requests made one keep the older one's place and expiry") {

@@ -23,7 +23,8 @@ enum class DeviceKind : std::uint8_t {
 };
 
 enum class IoScheduler : std::uint8_t {
-  kFifo,          // in submission order
+  kFifo,          // in submission order; a page that connects two requests next to each
+                  // other in the queue makes them one (2.6.20 noop)
   kElevator,      // C-LOOK: the lowest position at or after the head, then wrap around;
                   // two requests a page joins become one (join_neighbour)
   kReadPriority,  // queued reads go before queued writes (each class in submission order)
@@ -252,13 +253,15 @@ class SwapDevice {
   // which the kernel never has: a slot written again while its first write is queued) by age;
   // kNoRequest when none.
   std::size_t next_in_order(std::size_t k) const;
-  // deadline and elevator: a page has merged into request k, at its front or its back. The
-  // request it now touches, the one before it in sort order (by k's start before the merge)
-  // or the one after it, becomes one with it when together they fit max_request_pages, the
-  // lower absorbing the upper: __make_request's attempt_front_merge / attempt_back_merge
-  // (2.4: the list's previous or next request, elevator_linus keeping the list in sector
-  // order; 2.6 deadline: deadline_former_request, deadline_latter_request,
-  // deadline_merged_requests).
+  // deadline, elevator and fifo: a page has merged into request k, at its front or its back.
+  // The request it now touches, the one before it in sort order (by k's start before the
+  // merge) or the one after it (fifo: in the queue, when touches_listed), becomes one with it
+  // when together they fit max_request_pages, the lower absorbing the upper:
+  // __make_request's attempt_front_merge / attempt_back_merge (2.4: the list's previous or
+  // next request, elevator_linus keeping the list in sector order; 2.6 deadline:
+  // deadline_former_request, deadline_latter_request, deadline_merged_requests; 2.6.20 noop:
+  // noop_former_request, noop_latter_request, the list's, the earlier of the two in it being
+  // the lower).
   void join_neighbour(std::size_t k, bool front);
   // Takes request k out of the queue (deadline: with its expiry, and the batch's next moving
   // down with the requests after k).
@@ -346,6 +349,16 @@ class SwapDevice {
   // request to join, a scan of the queue, only when one may start above it.
   bool joins_ = false;
   std::uint64_t max_start_[2] = {0, 0};
+  // fifo joins request k, after a page merged at its front or back, with the request before
+  // or after it in the queue, its list (2.6.20 noop's former and latter requests), when that
+  // one is of its direction and now touches it.
+  bool list_joins_ = false;
+  bool touches_listed(std::size_t k, bool front) const {
+    const std::size_t j = front ? k - 1 : k + 1;  // k - 1 wraps around past the end for k = 0
+    if (j >= queue_.size() || queue_[j].write != queue_[k].write) return false;
+    const Request& low = queue_[front ? j : k];
+    return low.start + low.pages == queue_[front ? k : j].start;
+  }
   // After the request with direction `write`'s largest start left the queue: its max_start_
   // again, by a scan (as rarely as that happens).
   void lower_max_start(bool write);
@@ -443,7 +456,11 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
       ++r.pages;
       add_waiters(r, waiters);
       ++stats_.merges;
-      if (joins_ && (front || max_start_[write] > position)) join_neighbour(k, front);
+      if (joins_ && (front || max_start_[write] > position)) {
+        join_neighbour(k, front);
+      } else if (list_joins_ && touches_listed(k, front)) {
+        join_neighbour(k, front);
+      }
       return true;
     }
   }
