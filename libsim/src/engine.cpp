@@ -243,7 +243,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   finish_.assign(trace.num_procs(), 0);
   ra_.reserve(window);
   if (file_pages_) {
-    std::vector<PageId> files = by_address(PageKind::kFile, file_rank_);
+    std::vector<AddressedPage> files = by_address(PageKind::kFile, file_rank_);
     if (file_ra_max_ != 0) file_by_rank_ = std::move(files);
   }
   if (file_ra_max_ != 0) file_streams_.assign(trace.num_procs(), FileStream{});
@@ -260,27 +260,20 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
                     " swap slots: lower parameter 'swap_slots' (default: twice the pages)");
 }
 
-std::vector<PageId> Engine::by_address(PageKind kind, PageArray<std::uint32_t>& rank) const {
-  // Sorted as keys beside their pages: comparisons that looked the pages up in the trace's
+std::vector<Engine::AddressedPage> Engine::by_address(PageKind kind,
+                                                      PageArray<std::uint32_t>& rank) const {
+  // Sorted with their keys beside them: comparisons that looked the pages up in the trace's
   // columns would miss the cache at every step.
-  struct Key {
-    ProcId proc;
-    PageId page;
-    std::uint64_t vpn;
-  };
-  std::vector<Key> keys;
+  std::vector<AddressedPage> sorted;
   for (PageId p = 0; p < trace_.num_pages(); ++p) {
-    if (trace_.page_kind(p) == kind) keys.push_back({trace_.page_proc(p), p, trace_.page_vpn(p)});
+    if (trace_.page_kind(p) == kind) sorted.push_back({trace_.page_proc(p), p, trace_.page_vpn(p)});
   }
-  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+  std::sort(sorted.begin(), sorted.end(), [](const AddressedPage& a, const AddressedPage& b) {
     return std::pair(a.proc, a.vpn) < std::pair(b.proc, b.vpn);
   });
-  std::vector<PageId> sorted(keys.size());
   rank.assign(trace_.num_pages(), 0);
-  for (std::size_t r = 0; r < keys.size(); ++r) {
-    sorted[r] = keys[r].page;
-    rank[keys[r].page] = static_cast<std::uint32_t>(r);
-  }
+  for (std::size_t r = 0; r < sorted.size(); ++r)
+    rank[sorted[r].page] = static_cast<std::uint32_t>(r);
   return sorted;
 }
 
@@ -469,14 +462,14 @@ void Engine::collect_vma_readahead(PageId p) {
   const ProcId proc = proc_of(p);
   const std::size_t rank = anon_rank_[p];
   for (std::size_t r = rank; r-- > 0;) {
-    const PageId q = anon_by_address_[r];
-    if (proc_of(q) != proc || trace_.page_vpn(q) < start) break;
-    if (in_swap(q)) ra_.push_back({q, slot_[q]});
+    const AddressedPage& q = anon_by_address_[r];
+    if (q.proc != proc || q.vpn < start) break;
+    if (in_swap(q.page)) ra_.push_back({q.page, slot_[q.page]});
   }
   for (std::size_t r = rank + 1; r < anon_by_address_.size(); ++r) {
-    const PageId q = anon_by_address_[r];
-    if (proc_of(q) != proc || trace_.page_vpn(q) > last) break;
-    if (in_swap(q)) ra_.push_back({q, slot_[q]});
+    const AddressedPage& q = anon_by_address_[r];
+    if (q.proc != proc || q.vpn > last) break;
+    if (in_swap(q.page)) ra_.push_back({q.page, slot_[q.page]});
   }
   // In position order, as read_pages takes a fault's batch. The kernel issues them in address
   // order; every scheduler but fifo orders them by position anyway.
@@ -528,10 +521,10 @@ void Engine::collect_file_readahead(PageId p) {
   const std::size_t rank = file_rank_[p];
   const std::size_t end = std::min<std::size_t>(rank + s.size, file_by_rank_.size());
   for (std::size_t r = rank + 1; r < end; ++r) {
-    const PageId q = file_by_rank_[r];
-    if (proc_of(q) != proc || trace_.page_vpn(q) != vpn + (r - rank)) break;
-    if (bits_[q].has(page_bits::kResident)) continue;
-    ra_.push_back({q, swap_.size() + r});
+    const AddressedPage& q = file_by_rank_[r];
+    if (q.proc != proc || q.vpn != vpn + (r - rank)) break;
+    if (bits_[q.page].has(page_bits::kResident)) continue;
+    ra_.push_back({q.page, swap_.size() + r});
   }
 }
 

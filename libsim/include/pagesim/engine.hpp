@@ -412,9 +412,15 @@ class Engine {
   void exit_process(P& policy, ProcId q);
   // Fills exit_begin_, exit_pages_ and exits_.
   void plan_exits();
+  // A page with its place in its process's address space.
+  struct AddressedPage {
+    ProcId proc;
+    PageId page;
+    std::uint64_t vpn;
+  };
   // The pages of `kind` sorted by (process, vpn), and each one's index in that order in
   // `rank` (0 for a page of the other kind).
-  std::vector<PageId> by_address(PageKind kind, PageArray<std::uint32_t>& rank) const;
+  std::vector<AddressedPage> by_address(PageKind kind, PageArray<std::uint32_t>& rank) const;
   // Owner of page p; a single-process trace spares the lookup (a cache miss per fault).
   ProcId proc_of(PageId p) const { return one_proc_ ? 0 : trace_.page_proc(p); }
   // Counters of the process owning page p.
@@ -503,8 +509,8 @@ class Engine {
   std::vector<VmaReadahead> vma_ra_;
   bool vma_readahead_ = false;  // swap_readahead vma, with page_cluster > 0
   // With VMA readahead, the anonymous pages sorted by (process, vpn), and each one's index in
-  // it (0 for a file page): a page's neighbours in its address space.
-  std::vector<PageId> anon_by_address_;
+  // it (0 for a file page): a page's neighbours in its address space, read in a row.
+  std::vector<AddressedPage> anon_by_address_;
   PageArray<std::uint32_t> anon_rank_;
   // File readahead: the largest window in pages (ra_pages), 0 when off (read_ahead_kb under
   // two pages, or a trace without file pages).
@@ -512,7 +518,7 @@ class Engine {
   // The file pages sorted by (process, vpn): a process's file in offset order (only with file
   // readahead on); and each file page's index in it (only for a trace with file pages, 0 for
   // an anonymous page), which places it on the device and starts its window.
-  std::vector<PageId> file_by_rank_;
+  std::vector<AddressedPage> file_by_rank_;
   PageArray<std::uint32_t> file_rank_;
   // Per process, its stream's state (file_ra_state): the vpn after its last window (after the
   // last page read when the window was cut), or after its last random read, and that
