@@ -640,6 +640,18 @@ TEST_CASE("readahead windows are the kernel's: aligned offsets, the header's off
   CHECK(c.evictions == 15);
 }
 
+// A readahead story told step by step: appends each step's accesses to `body` in turn and
+// checks the readahead pages of an LRU run of it with `p` after each (the running total).
+void check_readahead_steps(std::string& body,
+                           const std::vector<std::pair<std::string, std::uint64_t>>& steps,
+                           const Params& p) {
+  for (const auto& [accesses, readahead] : steps) {
+    body += accesses;
+    CAPTURE(accesses);
+    CHECK(simulate(text(body), "lru", p).total.readahead_pages == readahead);
+  }
+}
+
 TEST_CASE("adaptive swap readahead: the window follows the readahead hits (swapin_nr_pages)") {
   // 16 frames, LRU, page_cluster 3 (at most 8), swap_readahead adaptive, no device. Offset o
   // is the kernel's (slot o - 1). The state: hits since the last swap-in, prev_offset (the
@@ -670,11 +682,7 @@ TEST_CASE("adaptive swap readahead: the window follows the readahead hits (swapi
   Params p{{"frames", std::int64_t{16}},
            {"page_cluster", std::int64_t{3}},
            {"swap_readahead", std::string("adaptive")}};
-  for (const auto& [accesses, readahead] : steps) {
-    body += accesses;
-    CAPTURE(accesses);
-    CHECK(simulate(text(body), "lru", p).total.readahead_pages == readahead);
-  }
+  check_readahead_steps(body, steps, p);
   const Counters c = simulate(text(body), "lru", p).total;
   CHECK(c.faults == 16 + 16 + 6);
   CHECK(c.hits == 4);
@@ -760,11 +768,7 @@ TEST_CASE("VMA swap readahead reads the faulting page's neighbours in its addres
            {"swap_readahead", std::string("vma")},
            {"device", std::string("nvme")},
            {"cpu_ns", std::int64_t{1'000'000}}};
-  for (const auto& [accesses, readahead] : steps) {
-    body += accesses;
-    CAPTURE(accesses);
-    CHECK(simulate(text(body), "lru", p).total.readahead_pages == readahead);
-  }
+  check_readahead_steps(body, steps, p);
   const Result r = simulate(text(body), "lru", p);
   CHECK(r.total.faults == 16 + 16 + 5);
   CHECK(r.total.hits == 3);
@@ -809,11 +813,7 @@ TEST_CASE("VMA swap readahead: at most 32 pages, within the faulting page's page
   Params p{{"frames", std::int64_t{96}},
            {"page_cluster", std::int64_t{7}},
            {"swap_readahead", std::string("vma")}};
-  for (const auto& [accesses, readahead] : steps) {
-    body += accesses;
-    CAPTURE(accesses);
-    CHECK(simulate(text(body), "lru", p).total.readahead_pages == readahead);
-  }
+  check_readahead_steps(body, steps, p);
   const Counters c = simulate(text(body), "lru", p).total;
   CHECK(c.faults == 96 + 96 + 8);
   CHECK(c.swap_ins == 8);
