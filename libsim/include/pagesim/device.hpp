@@ -456,9 +456,8 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
       ++r.pages;
       add_waiters(r, waiters);
       ++stats_.merges;
-      if (joins_ && (front || max_start_[write] > position)) {
-        join_neighbour(k, front);
-      } else if (list_joins_ && touches_listed(k, front)) {
+      if ((joins_ && (front || max_start_[write] > position)) ||
+          (list_joins_ && touches_listed(k, front))) {
         join_neighbour(k, front);
       }
       return true;
