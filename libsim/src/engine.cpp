@@ -34,12 +34,23 @@ EngineConfig EngineConfig::from_params(const Params& params) {
       static_cast<std::size_t>(params.get_int("swap_slots", 0, 0, (std::int64_t{1} << 32) - 2));
   config.page_cluster = static_cast<unsigned>(params.get_int("page_cluster", 3, 0, 10));
   const std::string readahead =
-      params.get_choice("swap_readahead", "fixed", {"fixed", "adaptive", "vma"});
-  config.swap_readahead = readahead == "fixed"      ? SwapReadahead::kFixed
-                          : readahead == "adaptive" ? SwapReadahead::kAdaptive
-                                                    : SwapReadahead::kVma;
+      params.get_choice("swap_readahead", "fixed", {"fixed", "adaptive", "vma", "auto"});
   config.read_ahead_kb = static_cast<unsigned>(params.get_int("read_ahead_kb", 0, 0, 16384));
   config.device = DeviceConfig::from_params(params);
+  if (readahead == "auto") {
+    // Linux 4.15 to 6.x's choice by the swap device. do_swap_page reads a page of a
+    // SWP_SYNCHRONOUS_IO device (zram) alone when its swap count is 1, as every page's is
+    // here; otherwise swapin_readahead takes swap_vma_readahead unless a swap device is
+    // rotational (swap_use_vma_readahead: !nr_rotate_swap). `none`, which has no seeks,
+    // counts as not rotational.
+    if (config.device.kind == DeviceKind::kZram) config.page_cluster = 0;
+    config.swap_readahead =
+        config.device.kind == DeviceKind::kHdd ? SwapReadahead::kAdaptive : SwapReadahead::kVma;
+  } else {
+    config.swap_readahead = readahead == "fixed"      ? SwapReadahead::kFixed
+                            : readahead == "adaptive" ? SwapReadahead::kAdaptive
+                                                      : SwapReadahead::kVma;
+  }
   if (params.has("schedule")) {
     config.schedule_given = true;
     config.schedule = params.get_choice("schedule", "static", {"static", "round_robin"}) == "static"

@@ -822,6 +822,45 @@ TEST_CASE("VMA swap readahead: at most 32 pages, within the faulting page's page
   CHECK(c.evictions == 96 + 8 + 72);
 }
 
+TEST_CASE("swap_readahead auto picks what Linux 4.15 to 6.x picks for the device") {
+  // On the trace of the VMA story above, where the three windows read different pages: auto is
+  // adaptive on a disk, vma on flash and without a device, and on zram the page alone
+  // (page_cluster 0), whatever page_cluster says.
+  std::string body;
+  for (int v = 0; v < 8; ++v)
+    body += "W " + std::to_string(v) + "\nW " + std::to_string(v + 8) + "\n";
+  for (int v = 100; v < 116; ++v) body += "R " + std::to_string(v) + "\n";
+  body += "R 5\nR 4\nR 3\nR 10\nR 11\nR 12\nR 13\nR 0\n";
+  const Trace t = text(body);
+  const auto run = [&](const std::string& device, const std::string& readahead,
+                       std::int64_t page_cluster) {
+    const Params p{{"frames", std::int64_t{16}},
+                   {"page_cluster", page_cluster},
+                   {"swap_readahead", readahead},
+                   {"device", device},
+                   {"cpu_ns", std::int64_t{1'000'000}}};
+    const Result r = simulate(t, "lru", p);
+    return std::vector<std::uint64_t>{r.total.readahead_pages, r.total.faults, r.device_stats.reads,
+                                      r.device_stats.pages_read,
+                                      static_cast<std::uint64_t>(r.time.elapsed_ns)};
+  };
+  const std::vector<std::pair<std::string, std::string>> expected = {{"hdd-2002", "adaptive"},
+                                                                     {"hdd-laptop", "adaptive"},
+                                                                     {"ssd-sata", "vma"},
+                                                                     {"nvme", "vma"},
+                                                                     {"none", "vma"}};
+  for (const auto& [device, readahead] : expected) {
+    CAPTURE(device);
+    CHECK(run(device, "auto", 3) == run(device, readahead, 3));
+    for (const char* other : {"fixed", "adaptive", "vma"}) {
+      if (other != readahead) CHECK(run(device, other, 3)[0] != run(device, readahead, 3)[0]);
+    }
+  }
+  CHECK(run("zram", "auto", 3) == run("zram", "fixed", 0));
+  CHECK(run("zram", "auto", 3)[0] == 0);
+  CHECK(run("zram", "vma", 3)[0] == 7);
+}
+
 TEST_CASE("swap_readahead is validated") {
   Params p{{"frames", std::int64_t{1}}, {"swap_readahead", std::string("cluster")}};
   CHECK_THROWS_WITH_AS(simulate(text("R 1\n"), "lru", p), doctest::Contains("swap_readahead"),
