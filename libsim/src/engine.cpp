@@ -22,7 +22,12 @@ EngineConfig EngineConfig::from_params(const Params& params) {
     throw ConfigError("parameter 'frames' is required: memory size in page frames, at least 1");
   }
   config.frames = static_cast<std::size_t>(params.get_int("frames", 0, 1, std::int64_t{1} << 40));
-  config.free_slot_on_swapin = params.get_bool("free_slot_on_swapin", false);
+  if (params.has("free_slot_on_swapin")) {
+    config.free_slot_on_swapin =
+        params.get_bool("free_slot_on_swapin", false) ? SlotFreeing::kAlways : SlotFreeing::kOff;
+  } else {
+    params.get_bool("free_slot_on_swapin", false);  // registers the key
+  }
   const auto frames = static_cast<std::int64_t>(config.frames);
   config.low_watermark =
       static_cast<std::size_t>(params.get_int("low_watermark", 0, 0, frames - 1));
@@ -107,6 +112,8 @@ std::map<std::string, std::string, std::less<>> EngineConfig::parameters() {
   out["swap_slots"] = keys["swap_slots"].range + " (default 0: twice the trace's pages)";
   out["schedule"] = keys["schedule"].range +
                     " (default static for a trace of one process, round_robin for several)";
+  out["free_slot_on_swapin"] =
+      "true or false (default: when more than half of the swap slots are in use, vm_swap_full)";
   out["low_watermark"] = "integer from 0 to frames - 1 (default 0)";
   out["high_watermark"] = "integer from low_watermark to frames - 1 (default low_watermark)";
   return out;
@@ -263,6 +270,10 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   readahead_waits_ = device_.queued_device() && (config_.page_cluster != 0 || file_ra_max_ != 0);
   if (config_.free_on_exit && !one_proc_) plan_exits();
   evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
+  // Each anonymous page holds one slot at most.
+  frees_slots_ = config_.free_slot_on_swapin == SlotFreeing::kAlways ||
+                 (config_.free_slot_on_swapin == SlotFreeing::kWhenSwapHalfFull &&
+                  2 * trace.num_pages() > swap_.size());
 } catch (const std::bad_alloc&) {
   // The tables are a few bytes a page and a swap slot; a swap area set far beyond the trace
   // is what can outgrow memory.

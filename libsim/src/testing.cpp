@@ -248,6 +248,10 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
       settings.push_back(p);
       settings.push_back(with(p, "page_cluster", std::int64_t{0}));
       settings.push_back(with(p, "free_slot_on_swapin", true));
+      // A swap area the trace fills more than half (vm_swap_full), on a disk: the first use
+      // of a page read ahead waits for its read, then frees its slot.
+      settings.push_back(with(with(p, "swap_slots", static_cast<std::int64_t>(t.num_pages())),
+                              "device", std::string("hdd-2002")));
       settings.push_back(with(p, "device", std::string("hdd-2002")));
       settings.push_back(with(p, "swap_readahead", std::string("adaptive")));
       settings.push_back(
@@ -360,6 +364,16 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
       const std::string batch_context = where(seed, batch, options.params);
       if (run_once(report, t, make, name, batch, b, batch_context))
         check_sums(report, b.total, batch, batch_context);
+    }
+    // A swap area the trace fills more than half: swap-ins free their slots (vm_swap_full).
+    {
+      const Params small_swap =
+          with(params, "swap_slots", static_cast<std::int64_t>(t.num_pages()));
+      const std::string small_swap_context = where(seed, small_swap, options.params);
+      Result s;
+      if (check_run(t, small_swap, frames, small_swap_context, s) && registered) {
+        check_inlined(report, t, name, small_swap, s, small_swap_context);
+      }
     }
     // File readahead, on the traces with file pages.
     if (t.has_file_pages()) {

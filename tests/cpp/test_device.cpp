@@ -592,6 +592,73 @@ TEST_CASE("a readahead window stops at a free slot even when used slots follow i
   CHECK(c.swap_outs == 5);
 }
 
+TEST_CASE("a swap-in frees its slot when more than half of swap is in use (vm_swap_full)") {
+  // 2 frames, LRU, no readahead, no device, 4 swap slots: a swap-in frees its page's slot, and
+  // leaves the page dirty, when more than 2 slots are in use after the fault's reclaim (Linux
+  // 2.4.10 to 2.6.x do_swap_page). "used" is the count at the swap-in.
+  //  W0 W1   {0 1}
+  //  W2      evicts 0 -> swap-out, used 1                      {1 2}
+  //  R0      evicts 1 -> swap-out, used 2; 2 * 2 <= 4: 0 keeps its slot, clean   {2 0}
+  //  W3      evicts 2 -> swap-out, used 3                      {0 3}
+  //  R1      evicts 0, clean with its slot: no write; used 3: 1's slot freed (used 2), 1 dirty
+  //  R0      evicts 3 -> swap-out, used 3; 0's slot freed (2), 0 dirty          {1 0}
+  //  R2      evicts 1, dirty without a slot -> swap-out (3); 2's slot freed (2)  {0 2}
+  //  R3      evicts 0 -> swap-out (3); 3's slot freed (2)                      {2 3}
+  // 6 swap-outs; 2 slots in use at the end (1's and 0's).
+  const Trace t = text("W 0\nW 1\nW 2\nR 0\nW 3\nR 1\nR 0\nR 2\nR 3\n");
+  const auto run = [&](Params p) {
+    p.set("frames", std::int64_t{2});
+    p.set("page_cluster", std::int64_t{0});
+    return simulate(t, "lru", p);
+  };
+  const Result half_full = run({{"swap_slots", std::int64_t{4}}});
+  CHECK(half_full.total.swap_outs == 6);
+  CHECK(half_full.total.swap_ins == 5);
+  CHECK(half_full.total.evictions == 7);
+  CHECK(half_full.swap_slots_used == 2);
+  // The default swap area, twice the trace's 4 pages, is never more than half full: each page
+  // is written once, its slot kept.
+  const Result roomy = run({});
+  CHECK(roomy.total.swap_outs == 4);
+  CHECK(roomy.swap_slots_used == 4);
+  // free_slot_on_swapin=false keeps every slot; true frees every one, so that every eviction
+  // writes (R1's of 0 too, which R0 left dirty).
+  CHECK(run({{"swap_slots", std::int64_t{4}}, {"free_slot_on_swapin", false}}).total.swap_outs ==
+        4);
+  CHECK(run({{"swap_slots", std::int64_t{4}}, {"free_slot_on_swapin", true}}).total.swap_outs == 7);
+}
+
+TEST_CASE("the first use of a readahead page frees its slot as a swap-in does") {
+  // 3 frames, LRU, page_cluster 1 (windows of the kernel's offsets [2k, 2k + 2): slots [1, 3),
+  // [3, 5), ...; slot 0 alone), no device, 6 swap slots (half: 3). With fewer than 256 slots a
+  // swap-out takes the lowest free one.
+  //  W0 W1 W2      {0 1 2}
+  //  W3 W4 W5      evict 0 1 2 -> slots 0 1 2, used 3                          {3 4 5}
+  //  R1 (slot 1)   window slots 1-2: page 2 read ahead; evicts 3 4 -> slots 3 4, used 5;
+  //                used 5 > 3: 1's slot freed (4), 1 dirty. LRU: 5 2 1
+  //  R2            first use of readahead page 2 (do_swap_page finds it in the swap cache):
+  //                used 4 > 3: its slot freed (3), 2 dirty. LRU: 5 1 2
+  //  W6            evicts 5 -> slot 1, used 4                                   {1 2 6}
+  //  R0 (slot 0)   no readahead; evicts 1 (dirty) -> slot 2, used 5; 0's slot freed (4)
+  //  R3 (slot 3)   window slots 3-4: page 4 read ahead; evicts 2 (dirty) -> slot 0, 6 -> slot
+  //                5, used 6; 3's slot freed (5). LRU: 0 4 3
+  // Every eviction writes: 9. Were page 2's slot kept at R2, evicting it at R3 would write
+  // nothing (8).
+  const Trace t = text("W 0\nW 1\nW 2\nW 3\nW 4\nW 5\nR 1\nR 2\nW 6\nR 0\nR 3\n");
+  const Params p{{"frames", std::int64_t{3}},
+                 {"page_cluster", std::int64_t{1}},
+                 {"swap_slots", std::int64_t{6}}};
+  const Result r = simulate(t, "lru", p);
+  CHECK(r.total.faults == 10);
+  CHECK(r.total.hits == 1);
+  CHECK(r.total.swap_ins == 3);
+  CHECK(r.total.readahead_pages == 2);
+  CHECK(r.total.readahead_used == 1);
+  CHECK(r.total.evictions == 9);
+  CHECK(r.total.swap_outs == 9);
+  CHECK(r.swap_slots_used == 5);
+}
+
 TEST_CASE("readahead pages evicted unused are wasted") {
   // 2 frames, page_cluster 1, no device. Windows: the kernel's offsets [0, 2) less the swap
   // header's, [2, 4), ...: slots [0, 1), [1, 3), [3, 5), ...

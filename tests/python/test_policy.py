@@ -379,6 +379,8 @@ def test_engine_parameters_list_every_key_with_its_true_default():
     assert params["page_cluster"] == "integer from 0 to 10 (default 3)"
     assert params["device_rotation_ms"] == "number from 0 to 1e+06 (default 4.17 for hdd-2002, 5.5 for hdd-laptop)"
     assert params["frames"] == "integer from 1 to 1099511627776 (required)"
+    assert params["free_slot_on_swapin"] == (
+        "true or false (default: when more than half of the swap slots are in use, vm_swap_full)")
     # Ranges that from_params narrows after reading the key.
     assert params["device_transfer_mb_s"].startswith("number above 0, up to 1e+09 (default 30 for hdd-2002")
     assert params["device_seek_ms"].startswith("number from device_track_seek_ms to 1e+06 (default 8.5")
@@ -394,8 +396,9 @@ def test_engine_parameters_list_every_key_with_its_true_default():
 
     # Each default said to hold is the one a run takes: writing it out changes nothing.
     for key, what in params.items():
-        if key in ("frames", "low_watermark", "high_watermark", "schedule", "swap_slots"):
-            continue  # defaults that depend on the trace or on frames
+        if key in ("frames", "low_watermark", "high_watermark", "schedule", "swap_slots",
+                   "free_slot_on_swapin"):
+            continue  # defaults that depend on the trace, on frames or on the swap area's use
         default = what.split("(default ")[1].rstrip(")")
         for entry in default.split(", "):
             value, _, device = entry.partition(" for ")

@@ -52,14 +52,22 @@ enum class SwapReadahead : std::uint8_t {
   kVma,
 };
 
+// When a swap-in frees its page's swap slot (key "free_slot_on_swapin").
+enum class SlotFreeing : std::uint8_t {
+  kWhenSwapHalfFull,  // vm_swap_full(): nr_swap_pages * 2 < total_swap_pages
+  kOff,
+  kAlways,
+};
+
 // Engine settings, read from the run's Params.
 struct EngineConfig {
   // Memory size in page frames (key "frames", required, >= 1).
   std::size_t frames = 0;
-  // Free the swap slot when a page is swapped in, making the page dirty (key
-  // "free_slot_on_swapin"; Linux does this when swap is more than half full). Default: the
-  // swap cache keeps the slot and a clean re-eviction writes nothing.
-  bool free_slot_on_swapin = false;
+  // Whether a swap-in frees the page's swap slot, making the page dirty (key
+  // "free_slot_on_swapin": true always, false never). Default: as Linux 2.4.10 to 2.6.x's
+  // do_swap_page, when more than half of the swap slots are in use (vm_swap_full); otherwise
+  // the swap cache keeps the slot and a clean re-eviction writes nothing.
+  SlotFreeing free_slot_on_swapin = SlotFreeing::kWhenSwapHalfFull;
   // kswapd-like batch reclaim (keys "low_watermark", "high_watermark", in frames): when a
   // fault finds at most `low` free frames, reclaim until `high` are free. Default 0/0: one
   // victim per fault, when memory is full (textbook demand paging).
@@ -298,8 +306,18 @@ class Engine {
     // when it starts.
     sample_until(now_);
   }
-  // Frees p's swap slot (free_slot_on_swapin).
+  // Frees p's swap slot.
   void release_slot(PageId p);
+  // At the swap-in of page p (kInSwap): frees its slot, leaving it dirty, when
+  // free_slot_on_swapin says so now (do_swap_page: if (vm_swap_full())
+  // remove_exclusive_swap_page(page), 2.4's delete_from_swap_cache and pte_mkdirty).
+  void free_slot_on_swapin(PageId p) {
+    if (config_.free_slot_on_swapin != SlotFreeing::kAlways && swap_.used() * 2 <= swap_.size())
+      return;
+    release_slot(p);
+    bits_[p].clear(page_bits::kInSwap);
+    bits_[p].set(page_bits::kDirty);
+  }
   [[noreturn]] void swap_full(PageId p) const;
   // Handles the fault of access i to page p; true when its process now waits for a read.
   template <class P>
@@ -346,13 +364,18 @@ class Engine {
   // starts, then its completion): Linux's do_swap_page (do_generic_mapping_read for a file
   // page) finds the page in the cache and sleeps in lock_page until the read unlocks it.
   bool readahead_pending(PageId p);
-  // The first use of readahead page p: a swap readahead hit for adaptive and VMA swap
+  // The first use of readahead page p, at now_: a swap readahead hit for adaptive and VMA swap
   // readahead (lookup_swap_cache's TestClearPageReadahead; file pages are not the swap
-  // cache's). VMA readahead counts it for p's process, at p's vpn (vma_readahead_hit).
-  void used_readahead(PageId p) {
+  // cache's). VMA readahead counts it for p's process, at p's vpn (vma_readahead_hit). True
+  // when its process now waits for the page's read (readahead_pending, if readahead_waits_).
+  // Then do_swap_page maps it, and its slot goes as a faulting page's would.
+  bool used_readahead(PageId p) {
     const bool swap = !bits_[p].has(page_bits::kFile);
     ra_hits_ += swap;
     if (vma_readahead_ && swap) vma_readahead_hit(p);
+    const bool pending = readahead_waits_ && readahead_pending(p);  // needs the slot
+    if (frees_slots_ && bits_[p].has(page_bits::kInSwap)) free_slot_on_swapin(p);
+    return pending;
   }
   void vma_readahead_hit(PageId p);
   // Books process q's wait for IO over [from, to), after it ended.
@@ -450,6 +473,9 @@ class Engine {
   bool readahead_waits_ = false;
   // No device and no slot positions: an eviction only counts (see evict).
   bool evictions_count_only_ = false;
+  // A swap-in may free its slot: free_slot_on_swapin is true, or left to vm_swap_full with a
+  // swap area that the trace's pages can fill more than half.
+  bool frees_slots_ = false;
   // Per page its swap slot; empty when slot positions change no result (no readahead, no
   // queued device: the swap map only counts).
   PageArray<SlotId> slot_;
@@ -632,11 +658,7 @@ inline void Engine::fault_in(std::size_t i) {
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
   ++fault_tallies_[owner * kTallies + fault_tally(b.value)];
-  if (config_.free_slot_on_swapin && b.has(page_bits::kInSwap)) {
-    release_slot(p);
-    b.clear(page_bits::kInSwap);
-    b.set(page_bits::kDirty);
-  }
+  if (frees_slots_ && b.has(page_bits::kInSwap)) free_slot_on_swapin(p);
   b.value = faulted_in(b.value, trace_.flags()[i]);
   ++resident_;
   ++resident_of_[owner];
@@ -882,13 +904,10 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
       }
       if (readahead) {
-        used_readahead(p);
-        if (readahead_waits_) {
-          now_ = now;
-          if (readahead_pending(p)) wait_for_read(proc_of(p));
-          now = now_;
-          next_event = next_event_;
-        }
+        now_ = now;
+        if (used_readahead(p)) wait_for_read(proc_of(p));
+        now = now_;
+        next_event = next_event_;
       }
       if constexpr (kMulti) finish_[page_proc[p]] = now;
     } else {
@@ -913,8 +932,8 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
 
 inline bool Engine::plain(const PolicyTraits& traits) const {
   return config_.high_watermark == 0 && trace_.num_procs() == 1 && schedule_ == Schedule::kStatic &&
-         config_.page_cluster == 0 && file_ra_max_ == 0 && !config_.free_slot_on_swapin &&
-         !traits.needs_hits && !track_page_next_;
+         config_.page_cluster == 0 && file_ra_max_ == 0 && !frees_slots_ && !traits.needs_hits &&
+         !track_page_next_;
 }
 
 template <class P>
@@ -1187,12 +1206,9 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
         touch(bits[p], flags[i]);
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
         if (readahead) {
-          used_readahead(p);
-          if (readahead_waits_) {
-            now_ = now;
-            blocked = readahead_pending(p);
-            if (blocked) break;
-          }
+          now_ = now;
+          blocked = used_readahead(p);
+          if (blocked) break;
         }
       } else {
         now_ = now;

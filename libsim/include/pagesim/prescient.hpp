@@ -18,8 +18,9 @@ namespace pagesim {
 // heuristic]; small ones an exact optimum.
 //
 // The cost model is the engine's default: a swap-out is the eviction of a dirty anonymous
-// page; a page swapped back in is clean (the swap cache keeps its slot) until written again;
-// dirty file pages are written to their file, which is not a swap-out.
+// page; a page swapped back in is clean (the swap cache keeps its slot, in the default swap
+// area, which is never more than half full) until written again; dirty file pages are written
+// to their file, which is not a swap-out.
 
 // A lower bound on the swap-outs of every policy on `trace` with `frames` frames, whatever
 // its eviction times (demand paging, watermark batches, readahead) and also with
@@ -33,8 +34,8 @@ std::uint64_t swap_out_lower_bound(const Trace& trace, std::size_t frames,
                                    bool free_on_exit = false);
 
 // Number of write segments of anonymous pages: from a write to the page's next write (or to
-// the end of the trace). With the default swap cache a segment costs at most one swap-out,
-// so this is the most swap-outs any policy can make.
+// the end of the trace). With the default swap cache and swap area a segment costs at most one
+// swap-out, so this is the most swap-outs any policy can make there.
 std::uint64_t count_dirty_segments(const Trace& trace);
 
 struct ExactOptimum {
