@@ -311,7 +311,7 @@ class Engine {
   // At the swap-in of page p (kInSwap): frees its slot, leaving it dirty, when
   // free_slot_on_swapin says so now (do_swap_page: if (vm_swap_full())
   // remove_exclusive_swap_page(page), 2.4's delete_from_swap_cache and pte_mkdirty).
-  void free_slot_on_swapin(PageId p) {
+  void free_slot_at_swapin(PageId p) {
     if (config_.free_slot_on_swapin != SlotFreeing::kAlways && swap_.used() * 2 <= swap_.size())
       return;
     release_slot(p);
@@ -374,7 +374,7 @@ class Engine {
     ra_hits_ += swap;
     if (vma_readahead_ && swap) vma_readahead_hit(p);
     const bool pending = readahead_waits_ && readahead_pending(p);  // needs the slot
-    if (frees_slots_ && bits_[p].has(page_bits::kInSwap)) free_slot_on_swapin(p);
+    if (frees_slots_ && bits_[p].has(page_bits::kInSwap)) free_slot_at_swapin(p);
     return pending;
   }
   void vma_readahead_hit(PageId p);
@@ -658,7 +658,7 @@ inline void Engine::fault_in(std::size_t i) {
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
   ++fault_tallies_[owner * kTallies + fault_tally(b.value)];
-  if (frees_slots_ && b.has(page_bits::kInSwap)) free_slot_on_swapin(p);
+  if (frees_slots_ && b.has(page_bits::kInSwap)) free_slot_at_swapin(p);
   b.value = faulted_in(b.value, trace_.flags()[i]);
   ++resident_;
   ++resident_of_[owner];
