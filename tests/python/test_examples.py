@@ -575,6 +575,21 @@ def test_swap_readahead_auto_against_fixed_on_each_device():
     assert runs[("zram", "auto")]["readahead_pages"] == 0
 
 
+def test_a_small_swap_area_fills_up_unless_swap_ins_free_their_slots():
+    # README (Semantics): "qsbench of 32 MiB (8192 pages) in 5461 frames under lru, with 6000
+    # swap slots [...] With False [...] swap fills up; by default the sort finishes, with 20588
+    # swap-outs against 20033 with twice the pages of swap, and 3494 swap-ins against 2174".
+    trace = pagesim.generate("qsbench", mib=32, procs=1, seed=1)
+    assert trace.num_pages == 8192
+    with pytest.raises(pagesim.ConfigError, match="swap is full: all 6000 slots"):
+        pagesim.simulate(trace, "lru", frames=5461, swap_slots=6000, free_slot_on_swapin=False)
+    small = pagesim.simulate(trace, "lru", frames=5461, swap_slots=6000)
+    roomy = pagesim.simulate(trace, "lru", frames=5461)
+    assert (small["swap_outs"], roomy["swap_outs"]) == (20588, 20033)
+    assert (small["swap_ins"], roomy["swap_ins"]) == (3494, 2174)
+    assert small.swap_slots_used <= 3000 < roomy.swap_slots_used
+
+
 def test_read_priority_vmstat_splits_the_disks_time(capsys):
     # README: the same run with interval_ns=2 s. Every swap-out happens in the first interval,
     # process 1 is done at once, and the disk writes its queue for about two seconds while it
