@@ -365,7 +365,11 @@ void Engine::swap_full(PageId p) const {
   throw ConfigError("swap is full: all " + std::to_string(swap_.size()) +
                     " slots (parameter 'swap_slots') are in use, so dirty page " +
                     trace_.describe_page(p) +
-                    " cannot be swapped out; raise swap_slots (0 means twice the trace's pages)");
+                    " cannot be swapped out; raise swap_slots (0 means twice the trace's pages)" +
+                    (config_.free_slot_on_swapin == SlotFreeing::kOff
+                         ? ", or leave out free_slot_on_swapin=false, which keeps the slots of "
+                           "the pages swapped back in"
+                         : ""));
 }
 
 void Engine::release_slot(PageId p) {

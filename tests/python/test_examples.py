@@ -581,7 +581,8 @@ def test_a_small_swap_area_fills_up_unless_swap_ins_free_their_slots():
     # swap-outs against 20033 with twice the pages of swap, and 3494 swap-ins against 2174".
     trace = pagesim.generate("qsbench", mib=32, procs=1, seed=1)
     assert trace.num_pages == 8192
-    with pytest.raises(pagesim.ConfigError, match="swap is full: all 6000 slots"):
+    with pytest.raises(pagesim.ConfigError,
+                       match="swap is full: all 6000 slots.*or leave out free_slot_on_swapin=false"):
         pagesim.simulate(trace, "lru", frames=5461, swap_slots=6000, free_slot_on_swapin=False)
     small = pagesim.simulate(trace, "lru", frames=5461, swap_slots=6000)
     roomy = pagesim.simulate(trace, "lru", frames=5461)
