@@ -44,11 +44,15 @@ EngineConfig EngineConfig::from_params(const Params& params) {
   config.device = DeviceConfig::from_params(params);
   if (readahead == "auto") {
     // Linux 4.15 to 6.x's choice by the swap device. do_swap_page reads a page of a
-    // SWP_SYNCHRONOUS_IO device (zram) alone when its swap count is 1, as every page's is
-    // here; otherwise swapin_readahead takes swap_vma_readahead unless a swap device is
-    // rotational (swap_use_vma_readahead: !nr_rotate_swap). `none`, which has no seeks,
-    // counts as not rotational.
-    if (config.device.kind == DeviceKind::kZram) config.page_cluster = 0;
+    // SWP_SYNCHRONOUS_IO device (zram) alone, into a page outside the swap cache, when its
+    // swap count is 1, as every page's is here: no readahead, and swap_free drops the slot
+    // (unless free_slot_on_swapin is given). Otherwise swapin_readahead takes
+    // swap_vma_readahead unless a swap device is rotational (swap_use_vma_readahead:
+    // !nr_rotate_swap). `none`, which has no seeks, counts as not rotational.
+    if (config.device.kind == DeviceKind::kZram) {
+      config.page_cluster = 0;
+      if (!params.has("free_slot_on_swapin")) config.free_slot_on_swapin = SlotFreeing::kAlways;
+    }
     config.swap_readahead =
         config.device.kind == DeviceKind::kHdd ? SwapReadahead::kAdaptive : SwapReadahead::kVma;
   } else {

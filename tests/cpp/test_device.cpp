@@ -923,9 +923,24 @@ TEST_CASE("swap_readahead auto picks what Linux 4.15 to 6.x picks for the device
       if (other != readahead) CHECK(run(device, other, 3)[0] != run(device, readahead, 3)[0]);
     }
   }
-  CHECK(run("zram", "auto", 3) == run("zram", "fixed", 0));
   CHECK(run("zram", "auto", 3)[0] == 0);
   CHECK(run("zram", "vma", 3)[0] == 7);
+  // zram reads the page outside the swap cache and frees its slot: the 8 pages swapped back in
+  // (5 4 3 10 11 12 13 0, each alone) keep none; with the slots kept all 16 stay in use (the
+  // pages evicted meanwhile, 100-107, were never written and take none).
+  Params zram{{"frames", std::int64_t{16}},
+              {"swap_readahead", std::string("auto")},
+              {"device", std::string("zram")}};
+  const Result freed = simulate(t, "lru", zram);
+  CHECK(freed.swap_slots_used == 16 - 8);
+  zram.set("free_slot_on_swapin", false);
+  const Result kept = simulate(t, "lru", zram);
+  CHECK(kept.swap_slots_used == 16);
+  zram.set("swap_readahead", std::string("fixed"));
+  zram.set("page_cluster", std::int64_t{0});
+  CHECK(simulate(t, "lru", zram).total == kept.total);
+  zram.set("free_slot_on_swapin", true);
+  CHECK(simulate(t, "lru", zram).total == freed.total);
 }
 
 TEST_CASE("swap_readahead is validated") {

@@ -36,7 +36,7 @@ enum class Schedule : std::uint8_t {
 
 // How a swap-in's readahead window is sized (key "swap_readahead"; "auto" picks what Linux
 // 4.15 to 6.x picks for the device: kAdaptive on a disk, kVma otherwise, and on zram no
-// readahead, page_cluster 0).
+// readahead, page_cluster 0, with the slot freed at the swap-in).
 enum class SwapReadahead : std::uint8_t {
   // "fixed", Linux 2.4 to 2.6.2x (valid_swaphandles): the aligned window of 2^page_cluster
   // slots, read forward from its start up to the first free slot.
