@@ -892,7 +892,7 @@ TEST_CASE("VMA swap readahead: at most 32 pages, within the faulting page's page
 TEST_CASE("swap_readahead auto picks what Linux 4.15 to 6.x picks for the device") {
   // On the trace of the VMA story above, where the three windows read different pages: auto is
   // adaptive on a disk, vma on flash and without a device, and on zram the page alone
-  // (page_cluster 0), whatever page_cluster says.
+  // (page_cluster 0), whatever page_cluster says, its slot freed at the swap-in.
   std::string body;
   for (int v = 0; v < 8; ++v)
     body += "W " + std::to_string(v) + "\nW " + std::to_string(v + 8) + "\n";
