@@ -365,25 +365,18 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
       if (run_once(report, t, make, name, batch, b, batch_context))
         check_sums(report, b.total, batch, batch_context);
     }
-    // A swap area the trace fills more than half: swap-ins free their slots (vm_swap_full).
-    {
-      const Params small_swap =
-          with(params, "swap_slots", static_cast<std::int64_t>(t.num_pages()));
-      const std::string small_swap_context = where(seed, small_swap, options.params);
+    // A setting more: its run checked, and its inlined replay against the virtual one.
+    const auto check_setting = [&](const Params& setting) {
+      const std::string setting_context = where(seed, setting, options.params);
       Result s;
-      if (check_run(t, small_swap, frames, small_swap_context, s) && registered) {
-        check_inlined(report, t, name, small_swap, s, small_swap_context);
+      if (check_run(t, setting, frames, setting_context, s) && registered) {
+        check_inlined(report, t, name, setting, s, setting_context);
       }
-    }
+    };
+    // A swap area the trace fills more than half: swap-ins free their slots (vm_swap_full).
+    check_setting(with(params, "swap_slots", static_cast<std::int64_t>(t.num_pages())));
     // File readahead, on the traces with file pages.
-    if (t.has_file_pages()) {
-      const Params file_ra = with(params, "read_ahead_kb", kFileReadaheadKb);
-      const std::string file_ra_context = where(seed, file_ra, options.params);
-      Result f;
-      if (check_run(t, file_ra, frames, file_ra_context, f) && registered) {
-        check_inlined(report, t, name, file_ra, f, file_ra_context);
-      }
-    }
+    if (t.has_file_pages()) check_setting(with(params, "read_ahead_kb", kFileReadaheadKb));
   }
   check_exits(report, name, make, registered, options);
   return report;

@@ -805,6 +805,16 @@ TEST_CASE("adaptive swap readahead passes over a free slot; fixed stops at it") 
   CHECK(f.faults == 20);
 }
 
+// The start of the VMA story below: W0 W8 W1 W9 .. W7 W15, then R100-R115 evict them in that
+// order (16 frames, LRU): vpn v < 8 goes to slot 2v, v >= 8 to slot 2(v - 8) + 1.
+std::string vma_story_start() {
+  std::string body;
+  for (int v = 0; v < 8; ++v)
+    body += "W " + std::to_string(v) + "\nW " + std::to_string(v + 8) + "\n";
+  for (int v = 100; v < 116; ++v) body += "R " + std::to_string(v) + "\n";
+  return body;
+}
+
 TEST_CASE("VMA swap readahead reads the faulting page's neighbours in its address space") {
   // 16 frames, LRU, page_cluster 3 (at most 8), swap_readahead vma, nvme with 1 ms a step
   // (every IO done before the next access). The VMA's state: the vpn of its last swap-in or
@@ -823,10 +833,7 @@ TEST_CASE("VMA swap readahead reads the faulting page's neighbours in its addres
   //                ahead (16 is no page: a none pte). Evicts 107-109. 3 reads
   //  R0 (slot 0)   no hits, not next to 13: 1, but at least 4 / 2 = 2: centred, 0 before:
   //                vpns [0, 2): 1 (slot 2) read ahead. Evicts 110 111. 2 reads
-  std::string body;
-  for (int v = 0; v < 8; ++v)
-    body += "W " + std::to_string(v) + "\nW " + std::to_string(v + 8) + "\n";
-  for (int v = 100; v < 116; ++v) body += "R " + std::to_string(v) + "\n";
+  std::string body = vma_story_start();
   const std::vector<std::pair<std::string, std::uint64_t>> steps = {
       {"R 5\n", 0},        {"R 4\n", 1},  {"R 3\n", 1}, {"R 10\n", 4},
       {"R 11\nR 12\n", 4}, {"R 13\n", 6}, {"R 0\n", 7}};
@@ -893,10 +900,7 @@ TEST_CASE("swap_readahead auto picks what Linux 4.15 to 6.x picks for the device
   // On the trace of the VMA story above, where the three windows read different pages: auto is
   // adaptive on a disk, vma on flash and without a device, and on zram the page alone
   // (page_cluster 0), whatever page_cluster says, its slot freed at the swap-in.
-  std::string body;
-  for (int v = 0; v < 8; ++v)
-    body += "W " + std::to_string(v) + "\nW " + std::to_string(v + 8) + "\n";
-  for (int v = 100; v < 116; ++v) body += "R " + std::to_string(v) + "\n";
+  std::string body = vma_story_start();
   body += "R 5\nR 4\nR 3\nR 10\nR 11\nR 12\nR 13\nR 0\n";
   const Trace t = text(body);
   const auto run = [&](const std::string& device, const std::string& readahead,
