@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <sstream>
+#include <string>
 #include <utility>
+#include <variant>
 
 #include "pagesim/timing.hpp"
 
@@ -12,6 +14,30 @@ namespace {
 
 // More rows than this means the interval is far too small for the run.
 constexpr std::size_t kMaxVmstatRows = 1'000'000;
+
+// Key "free_slot_on_swapin": a mode's name, or a boolean for always or never.
+SlotFreeing slot_freeing(const Params& params) {
+  constexpr std::string_view kKey = "free_slot_on_swapin";
+  const auto given = params.values().find(kKey);
+  const auto* number =
+      given == params.values().end() ? nullptr : std::get_if<std::int64_t>(&given->second);
+  if (given != params.values().end() &&
+      (std::holds_alternative<bool>(given->second) || (number && (*number == 0 || *number == 1)))) {
+    return params.get_bool(kKey, false) ? SlotFreeing::kAlways : SlotFreeing::kOff;
+  }
+  std::string mode;
+  try {
+    mode = params.get_choice(kKey, "swap_full",
+                             {"swap_full", "never", "always", "write", "write_fault"});
+  } catch (const ConfigError& e) {
+    throw ConfigError(std::string(e.what()) + " (or a boolean: true for always, false for never)");
+  }
+  return mode == "swap_full" ? SlotFreeing::kWhenSwapHalfFull
+         : mode == "never"   ? SlotFreeing::kOff
+         : mode == "always"  ? SlotFreeing::kAlways
+         : mode == "write"   ? SlotFreeing::kAtWrite
+                             : SlotFreeing::kAtWriteFault;
+}
 
 }  // namespace
 
@@ -22,12 +48,7 @@ EngineConfig EngineConfig::from_params(const Params& params) {
     throw ConfigError("parameter 'frames' is required: memory size in page frames, at least 1");
   }
   config.frames = static_cast<std::size_t>(params.get_int("frames", 0, 1, std::int64_t{1} << 40));
-  if (params.has("free_slot_on_swapin")) {
-    config.free_slot_on_swapin =
-        params.get_bool("free_slot_on_swapin", false) ? SlotFreeing::kAlways : SlotFreeing::kOff;
-  } else {
-    params.get_bool("free_slot_on_swapin", false);  // registers the key
-  }
+  config.free_slot_on_swapin = slot_freeing(params);
   const auto frames = static_cast<std::int64_t>(config.frames);
   config.low_watermark =
       static_cast<std::size_t>(params.get_int("low_watermark", 0, 0, frames - 1));
@@ -117,7 +138,8 @@ std::map<std::string, std::string, std::less<>> EngineConfig::parameters() {
   out["schedule"] = keys["schedule"].range +
                     " (default static for a trace of one process, round_robin for several)";
   out["free_slot_on_swapin"] =
-      "true or false (default: when more than half of the swap slots are in use, vm_swap_full)";
+      "one of swap_full, never, always, write, write_fault; true for always, false for never "
+      "(default swap_full; always for zram with swap_readahead auto)";
   out["low_watermark"] = "integer from 0 to frames - 1 (default 0)";
   out["high_watermark"] = "integer from low_watermark to frames - 1 (default low_watermark)";
   return out;
@@ -275,9 +297,12 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
   if (config_.free_on_exit && !one_proc_) plan_exits();
   evictions_count_only_ = config_.device.kind == DeviceKind::kNone && swap_.counts_only();
   // Each anonymous page holds one slot at most.
-  frees_slots_ = config_.free_slot_on_swapin == SlotFreeing::kAlways ||
-                 (config_.free_slot_on_swapin == SlotFreeing::kWhenSwapHalfFull &&
-                  2 * trace.num_pages() > swap_.size());
+  const SlotFreeing freeing = config_.free_slot_on_swapin;
+  frees_at_write_ = freeing == SlotFreeing::kAtWrite || freeing == SlotFreeing::kAtWriteFault;
+  frees_slots_ =
+      freeing == SlotFreeing::kAlways || frees_at_write_ ||
+      (freeing == SlotFreeing::kWhenSwapHalfFull && 2 * trace.num_pages() > swap_.size());
+  if (freeing == SlotFreeing::kAtWrite) hit_watch_ |= page_bits::kInSwap;
 } catch (const std::bad_alloc&) {
   // The tables are a few bytes a page and a swap slot; a swap area set far beyond the trace
   // is what can outgrow memory.
@@ -366,14 +391,14 @@ PageArray<std::uint32_t> Engine::compute_next_use(const Trace& trace,
 }
 
 void Engine::swap_full(PageId p) const {
-  throw ConfigError("swap is full: all " + std::to_string(swap_.size()) +
-                    " slots (parameter 'swap_slots') are in use, so dirty page " +
-                    trace_.describe_page(p) +
-                    " cannot be swapped out; raise swap_slots (0 means twice the trace's pages)" +
-                    (config_.free_slot_on_swapin == SlotFreeing::kOff
-                         ? ", or leave out free_slot_on_swapin=false, which keeps the slots of "
-                           "the pages swapped back in"
-                         : ""));
+  throw ConfigError(
+      "swap is full: all " + std::to_string(swap_.size()) +
+      " slots (parameter 'swap_slots') are in use, so dirty page " + trace_.describe_page(p) +
+      " cannot be swapped out; raise swap_slots (0 means twice the trace's pages)" +
+      (config_.free_slot_on_swapin == SlotFreeing::kOff
+           ? ", or leave out free_slot_on_swapin=never (false), which keeps the slots of "
+             "the pages swapped back in"
+           : ""));
 }
 
 void Engine::release_slot(PageId p) {

@@ -248,6 +248,8 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
       settings.push_back(p);
       settings.push_back(with(p, "page_cluster", std::int64_t{0}));
       settings.push_back(with(p, "free_slot_on_swapin", true));
+      settings.push_back(with(with(p, "free_slot_on_swapin", std::string("write")), "device",
+                              std::string("nvme")));
       // A swap area the trace fills more than half (vm_swap_full), on a disk: the first use
       // of a page read ahead waits for its read, then frees its slot.
       settings.push_back(with(with(p, "swap_slots", static_cast<std::int64_t>(t.num_pages())),
@@ -375,6 +377,9 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
     };
     // A swap area the trace fills more than half: swap-ins free their slots (vm_swap_full).
     check_setting(with(params, "swap_slots", static_cast<std::int64_t>(t.num_pages())));
+    // Writes that free slots: at any write (hits too), or at a swap-in by a write.
+    check_setting(
+        with(params, "free_slot_on_swapin", std::string(seed % 2 == 0 ? "write" : "write_fault")));
     // File readahead, on the traces with file pages.
     if (t.has_file_pages()) check_setting(with(params, "read_ahead_kb", kFileReadaheadKb));
   }

@@ -628,6 +628,64 @@ TEST_CASE("a swap-in frees its slot when more than half of swap is in use (vm_sw
   CHECK(run({{"swap_slots", std::int64_t{4}}, {"free_slot_on_swapin", true}}).total.swap_outs == 7);
 }
 
+TEST_CASE("free_slot_on_swapin write and write_fault: a write frees the slot (reuse_swap_page)") {
+  // 2 frames, LRU, no readahead, no device; the default swap area, 8 slots (twice the 4 pages),
+  // is never more than half full, and with fewer than 256 slots a swap-out takes the lowest
+  // free one. Slots in use after each step, by mode (never/swap_full, write_fault, write,
+  // always):
+  //  W0 W1 W2 W3   evict 0 1 -> slots 0 1                                     4 modes: 2
+  //  R0            evicts 2 -> slot 2; a swap-in by a read: only always frees 0's slot
+  //                (0 dirty)                                                  3 3 3 2
+  //  W0            a hit that writes: write frees 0's slot (reuse_swap_page in do_wp_page);
+  //                write_fault keeps it (PageAnonExclusive: reused as it is)  3 3 2 2
+  //  W1            evicts 3 -> the lowest free slot (3, 3, 0, 0); a swap-in by a write: all
+  //                but never/swap_full free 1's slot                          4 3 2 2
+  //  R2            evicts 0, dirty in every mode: to its slot 0 (never/swap_full,
+  //                write_fault), else to the lowest free one, 1; a read: always frees 2's
+  //                                                                           4 3 3 2
+  // Every eviction writes a dirty page: 5 swap-outs, 3 swap-ins in every mode.
+  const std::string prefix = "W 0\nW 1\nW 2\nW 3\nR 0\nW 0\nW 1\n";
+  const auto slots_used = [&](const std::string& trace, Params p) {
+    p.set("frames", std::int64_t{2});
+    p.set("page_cluster", std::int64_t{0});
+    const Result r = simulate(text(trace), "lru", p);
+    CHECK(r.total.swap_ins == (trace == prefix ? 2 : 3));
+    CHECK(r.total.swap_outs == (trace == prefix ? 4 : 5));
+    return r.swap_slots_used;
+  };
+  const auto mode = [](const char* name) {
+    return Params{{"free_slot_on_swapin", std::string(name)}};
+  };
+  const std::string whole = prefix + "R 2\n";
+  CHECK(slots_used(prefix, mode("never")) == 4);
+  CHECK(slots_used(prefix, mode("swap_full")) == 4);
+  CHECK(slots_used(prefix, mode("write_fault")) == 3);
+  CHECK(slots_used(prefix, mode("write")) == 2);
+  CHECK(slots_used(prefix, mode("always")) == 2);
+  CHECK(slots_used(whole, mode("never")) == 4);
+  CHECK(slots_used(whole, {}) == 4);
+  CHECK(slots_used(whole, mode("write_fault")) == 3);
+  CHECK(slots_used(whole, mode("write")) == 3);
+  CHECK(slots_used(whole, mode("always")) == 2);
+  CHECK(slots_used(whole, {{"free_slot_on_swapin", true}}) == 2);
+  CHECK(slots_used(whole, {{"free_slot_on_swapin", false}}) == 4);
+  // The first use of a page read ahead is a swap-in too (do_swap_page finds it in the swap
+  // cache). 3 frames, page_cluster 1 (windows of slots [1, 3), [3, 5), ...), 12 slots:
+  //  W0-W5   evict 0 1 2 -> slots 0 1 2                                   {3 4 5}
+  //  R1      window slots 1-2: page 2 read ahead; evicts 3 4 -> slots 3 4, 5 in use
+  //  W2      its first use, by a write: write and write_fault free its slot (4 in use)
+  const auto ahead = [&](Params p) {
+    p.set("frames", std::int64_t{3});
+    p.set("page_cluster", std::int64_t{1});
+    const Result r = simulate(text("W 0\nW 1\nW 2\nW 3\nW 4\nW 5\nR 1\nW 2\n"), "lru", p);
+    CHECK(r.total.readahead_used == 1);
+    return r.swap_slots_used;
+  };
+  CHECK(ahead({}) == 5);
+  CHECK(ahead(mode("write_fault")) == 4);
+  CHECK(ahead(mode("write")) == 4);
+}
+
 TEST_CASE("the first use of a readahead page frees its slot as a swap-in does") {
   // 3 frames, LRU, page_cluster 1 (windows of the kernel's offsets [2k, 2k + 2): slots [1, 3),
   // [3, 5), ...; slot 0 alone), no device, 6 swap slots (half: 3). With fewer than 256 slots a

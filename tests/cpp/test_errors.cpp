@@ -81,8 +81,16 @@ TEST_CASE("unknown policy, unknown or out-of-range parameter, frames 0: ConfigEr
             .find("unknown parameter 'sead' for policy 'random': did you mean 'seed'?") == 0);
   CHECK(message_of([&] { run(t, "random", 2, Params{{"seed", std::int64_t{-1}}}); }) ==
         "parameter 'seed' = -1 is out of range: allowed 0 to 9223372036854775807");
-  CHECK(message_of([&] { run(t, "lru", 2, Params{{"free_slot_on_swapin", std::string("yes")}}); })
-            .find("parameter 'free_slot_on_swapin' must be a boolean") == 0);
+  CHECK(message_of([&] {
+          run(t, "lru", 2, Params{{"free_slot_on_swapin", std::string("yes")}});
+        }) ==
+        "parameter 'free_slot_on_swapin' = 'yes' is not allowed: choose one of swap_full, never, "
+        "always, write, write_fault (or a boolean: true for always, false for never)");
+  CHECK(message_of([&] {
+          run(t, "lru", 2, Params{{"free_slot_on_swapin", std::int64_t{2}}});
+        }) ==
+        "parameter 'free_slot_on_swapin' must be one of swap_full, never, always, write, "
+        "write_fault, got an integer (2) (or a boolean: true for always, false for never)");
   CHECK(message_of([&] { run(t, "lru", 0); }) ==
         "parameter 'frames' = 0 is out of range: allowed 1 to 1099511627776");
   CHECK(message_of([&] { simulate(t, "lru", Params{}); }).find("parameter 'frames' is required") == 0);

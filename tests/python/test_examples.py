@@ -582,13 +582,36 @@ def test_a_small_swap_area_fills_up_unless_swap_ins_free_their_slots():
     trace = pagesim.generate("qsbench", mib=32, procs=1, seed=1)
     assert trace.num_pages == 8192
     with pytest.raises(pagesim.ConfigError,
-                       match="swap is full: all 6000 slots.*or leave out free_slot_on_swapin=false"):
+                       match="swap is full: all 6000 slots.*or leave out free_slot_on_swapin=never \\(false\\)"):
         pagesim.simulate(trace, "lru", frames=5461, swap_slots=6000, free_slot_on_swapin=False)
     small = pagesim.simulate(trace, "lru", frames=5461, swap_slots=6000)
     roomy = pagesim.simulate(trace, "lru", frames=5461)
     assert (small["swap_outs"], roomy["swap_outs"]) == (20588, 20033)
     assert (small["swap_ins"], roomy["swap_ins"]) == (3494, 2174)
     assert small.swap_slots_used <= 3000 < roomy.swap_slots_used
+
+
+def test_freeing_a_slot_at_a_write_clusters_the_writes():
+    # README (Semantics): "the same sort under active_inactive on hdd-2002 [...] 22016 swap-outs
+    # in 4242 write requests, 33.6 s of writing, 58.3 s in all. With "write" [...] 22245
+    # swap-outs in 3027 requests, 21.7 s of writing, 46.4 s in all (reading takes 24.6 s and
+    # 24.7 s; the mean seek falls from 2255 slots to 1359). "write_fault" gives the default's
+    # figures here".
+    trace = pagesim.generate("qsbench", mib=32, procs=1, seed=1)
+    runs = {mode: pagesim.simulate(trace, "active_inactive", frames=5461, device="hdd-2002",
+                                   **({} if mode is None else {"free_slot_on_swapin": mode}))
+            for mode in (None, "write", "write_fault")}
+
+    def figures(r):
+        d = r.device_stats
+        return (r["swap_outs"], d["writes"], round(d["write_busy_ns"] / 1e9, 1),
+                round(r.time["elapsed_ns"] / 1e9, 1), round(d["read_busy_ns"] / 1e9, 1),
+                round(d["seek_distance"] / d["seeks"]))
+
+    assert figures(runs[None]) == (22016, 4242, 33.6, 58.3, 24.6, 2255)
+    assert figures(runs["write"]) == (22245, 3027, 21.7, 46.4, 24.7, 1359)
+    assert figures(runs["write_fault"]) == figures(runs[None])
+    assert runs["write"].swap_slots_used < runs[None].swap_slots_used
 
 
 def test_read_priority_vmstat_splits_the_disks_time(capsys):

@@ -380,7 +380,8 @@ def test_engine_parameters_list_every_key_with_its_true_default():
     assert params["device_rotation_ms"] == "number from 0 to 1e+06 (default 4.17 for hdd-2002, 5.5 for hdd-laptop)"
     assert params["frames"] == "integer from 1 to 1099511627776 (required)"
     assert params["free_slot_on_swapin"] == (
-        "true or false (default: when more than half of the swap slots are in use, vm_swap_full)")
+        "one of swap_full, never, always, write, write_fault; true for always, false for never "
+        "(default swap_full; always for zram with swap_readahead auto)")
     # Ranges that from_params narrows after reading the key.
     assert params["device_transfer_mb_s"].startswith("number above 0, up to 1e+09 (default 30 for hdd-2002")
     assert params["device_seek_ms"].startswith("number from device_track_seek_ms to 1e+06 (default 8.5")

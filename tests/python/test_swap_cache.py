@@ -4,8 +4,9 @@ readahead, one process, in trace order.
 A dirty page evicted without a slot takes one (the run fails when none is free); one evicted
 with a slot is written to it again; a clean one with a slot is dropped without a write. A
 swap-in keeps its page's slot, unless free_slot_on_swapin says otherwise: by default (Linux
-2.4.10 to 2.6.x do_swap_page, vm_swap_full) when more than half of the slots are in use after
-the fault's reclaim; then the page is dirty and the slot free.
+2.4.10 to 2.6.27 do_swap_page, vm_swap_full) when more than half of the slots are in use after
+the fault's reclaim; then the page is dirty and the slot free. "write_fault" (5.19 to 6.x) also
+frees it at a swap-in by a write, "write" (2.6.28 to 5.18) at any write while the page holds it.
 """
 from collections import Counter, OrderedDict
 
@@ -20,6 +21,7 @@ class SwapFull(Exception):
 
 
 def swap_cache_model(vpns, writes, frames, slots, free_slot):
+    """free_slot: "swap_full" (the default), "never", "always", "write" or "write_fault"."""
     lru = OrderedDict()  # resident pages, least recently used first
     dirty, in_swap = set(), set()
     c = Counter()
@@ -27,6 +29,8 @@ def swap_cache_model(vpns, writes, frames, slots, free_slot):
         if vpn in lru:
             c["hits"] += 1
             lru.move_to_end(vpn)
+            if free_slot == "write" and write and vpn in in_swap:
+                in_swap.remove(vpn)
         else:
             c["faults"] += 1
             if len(lru) == frames:
@@ -41,7 +45,8 @@ def swap_cache_model(vpns, writes, frames, slots, free_slot):
                     c["swap_outs"] += 1
             if vpn in in_swap:
                 c["swap_ins"] += 1
-                if free_slot is True or (free_slot is None and 2 * len(in_swap) > slots):
+                if (free_slot == "always" or (write and free_slot in ("write", "write_fault"))
+                        or (free_slot != "never" and 2 * len(in_swap) > slots)):
                     in_swap.remove(vpn)
                     dirty.add(vpn)
             lru[vpn] = True
@@ -51,8 +56,9 @@ def swap_cache_model(vpns, writes, frames, slots, free_slot):
     return c
 
 
-@pytest.mark.parametrize("free_slot", [None, True, False])
+@pytest.mark.parametrize("free_slot", [None, True, False, "never", "write", "write_fault"])
 def test_swap_slots_agree_with_the_model(free_slot):
+    mode = {None: "swap_full", True: "always", False: "never"}.get(free_slot, free_slot)
     rng = np.random.default_rng(7)
     full = 0
     for _ in range(100):
@@ -68,7 +74,7 @@ def test_swap_slots_agree_with_the_model(free_slot):
         if free_slot is not None:
             params["free_slot_on_swapin"] = free_slot
         try:
-            want = swap_cache_model(vpns, writes, frames, slots, free_slot)
+            want = swap_cache_model(vpns, writes, frames, slots, mode)
         except SwapFull:
             full += 1
             with pytest.raises(pagesim.ConfigError, match="swap is full"):

@@ -52,21 +52,30 @@ enum class SwapReadahead : std::uint8_t {
   kVma,
 };
 
-// When a swap-in frees its page's swap slot (key "free_slot_on_swapin").
+// When a page swapped back in gives up its swap slot (key "free_slot_on_swapin"). Every mode
+// but kOff and kAlways frees it at the swap-in when vm_swap_full(): nr_swap_pages * 2 <
+// total_swap_pages.
 enum class SlotFreeing : std::uint8_t {
-  kWhenSwapHalfFull,  // vm_swap_full(): nr_swap_pages * 2 < total_swap_pages
-  kOff,
-  kAlways,
+  kWhenSwapHalfFull,  // 2.4.10 to 2.6.27
+  kOff,               // 2.4.0: never
+  kAlways,            // at every swap-in
+  // Also at any write to the page while it holds its slot, at the swap-in or later: 2.6.28 to
+  // 5.18's reuse_swap_page (do_swap_page and do_wp_page), try_to_free_swap in 5.9's do_wp_page.
+  kAtWrite,
+  // Also at a swap-in by a write (5.19 to 6.x: should_try_to_free_swap); a later write to the
+  // page reuses it (PageAnonExclusive) and keeps the slot.
+  kAtWriteFault,
 };
 
 // Engine settings, read from the run's Params.
 struct EngineConfig {
   // Memory size in page frames (key "frames", required, >= 1).
   std::size_t frames = 0;
-  // Whether a swap-in frees the page's swap slot, making the page dirty (key
-  // "free_slot_on_swapin": true always, false never). Default: as Linux 2.4.10 to 2.6.x's
-  // do_swap_page, when more than half of the swap slots are in use (vm_swap_full); otherwise
-  // the swap cache keeps the slot and a clean re-eviction writes nothing.
+  // When a swapped-in page's swap slot is freed, making the page dirty (key
+  // "free_slot_on_swapin": "always" or true, "never" or false, "write", "write_fault"; see
+  // SlotFreeing). Default "swap_full": as Linux 2.4.10 to 2.6.27's do_swap_page, when more than
+  // half of the swap slots are in use (vm_swap_full); otherwise the swap cache keeps the slot
+  // and a clean re-eviction writes nothing.
   SlotFreeing free_slot_on_swapin = SlotFreeing::kWhenSwapHalfFull;
   // kswapd-like batch reclaim (keys "low_watermark", "high_watermark", in frames): when a
   // fault finds at most `low` free frames, reclaim until `high` are free. Default 0/0: one
@@ -308,12 +317,18 @@ class Engine {
   }
   // Frees p's swap slot.
   void release_slot(PageId p);
-  // At the swap-in of page p (kInSwap): frees its slot, leaving it dirty, when
-  // free_slot_on_swapin says so now (do_swap_page: if (vm_swap_full())
-  // remove_exclusive_swap_page(page), 2.4's delete_from_swap_cache and pte_mkdirty).
-  void free_slot_at_swapin(PageId p) {
-    if (config_.free_slot_on_swapin != SlotFreeing::kAlways && swap_.used() * 2 <= swap_.size())
-      return;
+  // At the swap-in of page p (kInSwap) by an access that writes when `write`: frees its slot,
+  // leaving it dirty, when free_slot_on_swapin says so now (do_swap_page: if (vm_swap_full())
+  // remove_exclusive_swap_page(page), 2.4's delete_from_swap_cache and pte_mkdirty; a write
+  // fault's reuse_swap_page or should_try_to_free_swap).
+  void free_slot_at_swapin(PageId p, bool write) {
+    if (config_.free_slot_on_swapin == SlotFreeing::kAlways || (write && frees_at_write_) ||
+        swap_.used() * 2 > swap_.size()) {
+      free_slot(p);
+    }
+  }
+  // Frees p's swap slot and makes it dirty: its copy in swap is no longer read.
+  void free_slot(PageId p) {
     release_slot(p);
     bits_[p].clear(page_bits::kInSwap);
     bits_[p].set(page_bits::kDirty);
@@ -368,14 +383,25 @@ class Engine {
   // readahead (lookup_swap_cache's TestClearPageReadahead; file pages are not the swap
   // cache's). VMA readahead counts it for p's process, at p's vpn (vma_readahead_hit). True
   // when its process now waits for the page's read (readahead_pending, if readahead_waits_).
-  // Then do_swap_page maps it, and its slot goes as a faulting page's would.
-  bool used_readahead(PageId p) {
+  // Then do_swap_page maps it, and its slot goes as a faulting page's would (`write`: the
+  // access writes).
+  bool used_readahead(PageId p, bool write) {
     const bool swap = !bits_[p].has(page_bits::kFile);
     ra_hits_ += swap;
     if (vma_readahead_ && swap) vma_readahead_hit(p);
     const bool pending = readahead_waits_ && readahead_pending(p);  // needs the slot
-    if (frees_slots_ && bits_[p].has(page_bits::kInSwap)) free_slot_at_swapin(p);
+    if (frees_slots_ && bits_[p].has(page_bits::kInSwap)) free_slot_at_swapin(p, write);
     return pending;
+  }
+  // A hit on page p with bits `before` (and access flags `flags`) that has one of the bits of
+  // hit_watch_: the first use of a readahead page (used_readahead), or a write to a page
+  // holding its slot under free_slot_on_swapin "write" (reuse_swap_page in do_wp_page). True
+  // when its process now waits for a read.
+  bool watched_hit(PageId p, int before, std::uint8_t flags) {
+    const bool write = (flags & Trace::kWrite) != 0;
+    if ((before & page_bits::kReadahead) != 0) return used_readahead(p, write);
+    if (write) free_slot(p);
+    return false;
   }
   void vma_readahead_hit(PageId p);
   // Books process q's wait for IO over [from, to), after it ended.
@@ -473,9 +499,14 @@ class Engine {
   bool readahead_waits_ = false;
   // No device and no slot positions: an eviction only counts (see evict).
   bool evictions_count_only_ = false;
-  // A swap-in may free its slot: free_slot_on_swapin is true, or left to vm_swap_full with a
-  // swap area that the trace's pages can fill more than half.
+  // A swap-in may free its slot: free_slot_on_swapin is not "never", and it is not left to
+  // vm_swap_full alone with a swap area that the trace's pages cannot fill more than half.
   bool frees_slots_ = false;
+  // A swap-in by a write frees its slot (free_slot_on_swapin "write" or "write_fault").
+  bool frees_at_write_ = false;
+  // The page bits that send a hit to watched_hit: kReadahead, and kInSwap under
+  // free_slot_on_swapin "write".
+  int hit_watch_ = page_bits::kReadahead;
   // Per page its swap slot; empty when slot positions change no result (no readahead, no
   // queued device: the swap map only counts).
   PageArray<SlotId> slot_;
@@ -658,8 +689,11 @@ inline void Engine::fault_in(std::size_t i) {
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
   ++fault_tallies_[owner * kTallies + fault_tally(b.value)];
-  if (frees_slots_ && b.has(page_bits::kInSwap)) free_slot_at_swapin(p);
-  b.value = faulted_in(b.value, trace_.flags()[i]);
+  const std::uint8_t flags = trace_.flags()[i];
+  if (frees_slots_ && b.has(page_bits::kInSwap)) {
+    free_slot_at_swapin(p, (flags & Trace::kWrite) != 0);
+  }
+  b.value = faulted_in(b.value, flags);
   ++resident_;
   ++resident_of_[owner];
 }
@@ -855,6 +889,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
   const std::size_t n = trace_.size();
   const Tick cpu = config_.cpu_ns;
   const bool hit_work = traits.needs_hits || track_page_next_;
+  const int watch = hit_watch_;
   // With a queued device or readahead, a fault reads its page's slot: fetch it ahead like the
   // bits.
   const SlotId* slots = slots_to_prefetch_;
@@ -897,15 +932,15 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
     }
     const PageId p = pages[i];
     if (bits[p].has(page_bits::kResident)) {
-      const bool readahead = bits[p].has(page_bits::kReadahead);
+      const int before = bits[p].value;
       touch(bits[p], flags[i]);
       if (hit_work) {
         if (track_page_next_) page_next_[p] = next_use_[i];
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
       }
-      if (readahead) {
+      if ((before & watch) != 0) {
         now_ = now;
-        if (used_readahead(p)) wait_for_read(proc_of(p));
+        if (watched_hit(p, before, flags[i])) wait_for_read(proc_of(p));
         now = now_;
         next_event = next_event_;
       }
@@ -1104,6 +1139,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
   const std::size_t n = trace_.size();
   const std::size_t np = trace_.num_procs();
   const Tick cpu = config_.cpu_ns;
+  const int watch = hit_watch_;
   const SlotId* slots = slots_to_prefetch_;
   const ProcId* procs = procs_to_prefetch_;
   const PageId* owners = owners_to_prefetch_;
@@ -1202,12 +1238,12 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
       }
       const PageId p = pages[i];
       if (bits[p].has(page_bits::kResident)) {
-        const bool readahead = bits[p].has(page_bits::kReadahead);
+        const int before = bits[p].value;
         touch(bits[p], flags[i]);
         if (traits.needs_hits) policy.on_hit(make_access(i), view());
-        if (readahead) {
+        if ((before & watch) != 0) {
           now_ = now;
-          blocked = used_readahead(p);
+          blocked = watched_hit(p, before, flags[i]);
           if (blocked) break;
         }
       } else {
