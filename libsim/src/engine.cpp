@@ -303,6 +303,7 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
       freeing == SlotFreeing::kAlways || frees_at_write_ ||
       (freeing == SlotFreeing::kWhenSwapHalfFull && 2 * trace.num_pages() > swap_.size());
   if (freeing == SlotFreeing::kAtWrite) hit_watch_ |= page_bits::kInSwap;
+  if (frees_slots_) swapin_after_read_.resize(trace.num_procs());
 } catch (const std::bad_alloc&) {
   // The tables are a few bytes a page and a swap slot; a swap area set far beyond the trace
   // is what can outgrow memory.

@@ -686,6 +686,40 @@ TEST_CASE("free_slot_on_swapin write and write_fault: a write frees the slot (re
   CHECK(ahead(mode("write")) == 4);
 }
 
+TEST_CASE("a swap-in's slot is judged and freed once its read has completed") {
+  // Process 1 writes pages 0-3 and reads 0 again; process 2 writes page 10 (b) once. Their
+  // lifetimes overlap in the trace, so they run round robin: 3 frames, LRU, no readahead,
+  // nvme, 4 swap slots (vm_swap_full: more than 2 in use), the lowest free slot first.
+  //  P1  W0 W1 W2     {0 1 2}
+  //      W3           evicts 0 -> slot 0 (1 in use)                         {1 2 3}
+  //      R0           evicts 1 -> slot 1 (2 in use); reads slot 0 and waits {2 3 0}
+  //  P2  Wb           evicts 2 -> slot 2 (3 in use); P2 ends                {3 0 b}
+  //  P1  its read done: do_swap_page judges vm_swap_full now, 3 > 2: page 0's slot is freed
+  // 2 slots in use at the end. Judged at the fault (2 in use), the slot would stay: 3.
+  TraceBuilder b;
+  for (std::uint64_t v = 0; v < 4; ++v) b.add(1, v, true);
+  b.add(2, 10, true);
+  b.add(1, 0, false);
+  const Trace t = std::move(b).build();
+  Params p{{"frames", std::int64_t{3}},
+           {"page_cluster", std::int64_t{0}},
+           {"swap_slots", std::int64_t{4}},
+           {"device", std::string("nvme")}};
+  const Result r = simulate(t, "lru", p);
+  REQUIRE(r.schedule == "round_robin");
+  CHECK(r.total.swap_outs == 3);
+  CHECK(r.total.swap_ins == 1);
+  CHECK(r.swap_slots_used == 2);
+  // In trace order P2's write comes before P1's fault (it evicts page 1, the fault page 2): 3
+  // in use at the fault, the slot is freed too.
+  p.set("schedule", std::string("static"));
+  CHECK(simulate(t, "lru", p).swap_slots_used == 2);
+  // Without a device nothing waits: judged at the fault, P2 not yet run (2 in use), kept.
+  p.set("schedule", std::string("round_robin"));
+  p.set("device", std::string("none"));
+  CHECK(simulate(t, "lru", p).swap_slots_used == 3);
+}
+
 TEST_CASE("the first use of a readahead page frees its slot as a swap-in does") {
   // 3 frames, LRU, page_cluster 1 (windows of the kernel's offsets [2k, 2k + 2): slots [1, 3),
   // [3, 5), ...; slot 0 alone), no device, 6 swap slots (half: 3). With fewer than 256 slots a

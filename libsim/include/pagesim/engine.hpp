@@ -327,6 +327,31 @@ class Engine {
       free_slot(p);
     }
   }
+  // The slot of swap-in p (kInSwap) by an access that writes when `write`, whose process now
+  // waits for its read when `reading`: free_slot_at_swapin now, or once the read has completed
+  // (swapin_done), as do_swap_page judges and frees it after lock_page.
+  void swapin_slot(PageId p, bool write, bool reading) {
+    if (reading) {
+      swapin_after_read_[proc_of(p)] = {p, write};
+    } else {
+      free_slot_at_swapin(p, write);
+    }
+  }
+  // Process q, back from the wait for its swap-in's read: its slot goes now if it goes.
+  void swapin_done(ProcId q) {
+    const SwapinAfterRead s = std::exchange(swapin_after_read_[q], SwapinAfterRead{});
+    // Evicted meanwhile (reclaim may take a page under a read), the page keeps its slot, also
+    // when another process's readahead has brought it in again (its first use judges it).
+    constexpr int kBoth = page_bits::kResident | page_bits::kInSwap;
+    if (s.page != kNoPage && (bits_[s.page].value & (kBoth | page_bits::kReadahead)) == kBoth) {
+      free_slot_at_swapin(s.page, s.write);
+    }
+  }
+  // wait_for_read(q), then swapin_done(q).
+  void wait_for_swapin(ProcId q) {
+    wait_for_read(q);
+    if (frees_slots_) swapin_done(q);
+  }
   // Frees p's swap slot and makes it dirty: its copy in swap is no longer read.
   void free_slot(PageId p) {
     release_slot(p);
@@ -357,8 +382,9 @@ class Engine {
   // were (ra_ holds fewer pages than collect_file_readahead put in): the stream's next read
   // follows the last page read.
   void cut_file_window(PageId p);
-  // Counts a fault on access i and makes its page resident.
-  void fault_in(std::size_t i);
+  // Counts a fault on access i and makes its page resident; `reading`: its process now waits
+  // for the page's read (see swapin_slot).
+  void fault_in(std::size_t i, bool reading = false);
   // The bits of a page with bits `bits` after a fault on it by an access with flags `flags`.
   static std::uint8_t faulted_in(int bits, std::uint8_t flags) {
     return static_cast<std::uint8_t>(bits | page_bits::kResident | page_bits::kSeen |
@@ -389,8 +415,8 @@ class Engine {
     const bool swap = !bits_[p].has(page_bits::kFile);
     ra_hits_ += swap;
     if (vma_readahead_ && swap) vma_readahead_hit(p);
-    const bool pending = readahead_waits_ && readahead_pending(p);  // needs the slot
-    if (frees_slots_ && bits_[p].has(page_bits::kInSwap)) free_slot_at_swapin(p, write);
+    const bool pending = readahead_waits_ && readahead_pending(p);
+    if (frees_slots_ && bits_[p].has(page_bits::kInSwap)) swapin_slot(p, write, pending);
     return pending;
   }
   // A hit on page p with bits `before` (and access flags `flags`) that has one of the bits of
@@ -504,6 +530,12 @@ class Engine {
   bool frees_slots_ = false;
   // A swap-in by a write frees its slot (free_slot_on_swapin "write" or "write_fault").
   bool frees_at_write_ = false;
+  // Per process, the swap-in whose read it waits for, if its slot may go then (swapin_slot).
+  struct SwapinAfterRead {
+    PageId page = kNoPage;
+    bool write = false;
+  };
+  std::vector<SwapinAfterRead> swapin_after_read_;
   // The page bits that send a hit to watched_hit: kReadahead, and kInSwap under
   // free_slot_on_swapin "write".
   int hit_watch_ = page_bits::kReadahead;
@@ -684,14 +716,14 @@ inline Access Engine::make_access(std::size_t i) const {
   return a;
 }
 
-inline void Engine::fault_in(std::size_t i) {
+inline void Engine::fault_in(std::size_t i, bool reading) {
   const PageId p = trace_.page(i);
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
   ++fault_tallies_[owner * kTallies + fault_tally(b.value)];
   const std::uint8_t flags = trace_.flags()[i];
   if (frees_slots_ && b.has(page_bits::kInSwap)) {
-    free_slot_at_swapin(p, (flags & Trace::kWrite) != 0);
+    swapin_slot(p, (flags & Trace::kWrite) != 0, reading);
   }
   b.value = faulted_in(b.value, flags);
   ++resident_;
@@ -811,10 +843,9 @@ bool Engine::fault_general(P& policy, std::size_t i) {
   // Blocked by its read, or by a write of its reclaim that waits for room in the queue
   // (write_back: the process waits for no time yet).
   const ProcId proc = proc_of(p);
-  const bool blocked =
-      io && (((swap_in || b.has(page_bits::kFile)) && read_pages(p, proc, swap_in)) ||
-             ready_at_[proc] == kNoTime);
-  fault_in(i);
+  const bool reading = io && (swap_in || b.has(page_bits::kFile)) && read_pages(p, proc, swap_in);
+  const bool blocked = reading || (io && ready_at_[proc] == kNoTime);
+  fault_in(i, reading);
   if (track_page_next_) page_next_[p] = next_use_[i];
   if (!ra_.empty()) read_ahead(policy, i);
   policy.on_fault(make_access(i), view());
@@ -940,14 +971,14 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
       }
       if ((before & watch) != 0) {
         now_ = now;
-        if (watched_hit(p, before, flags[i])) wait_for_read(proc_of(p));
+        if (watched_hit(p, before, flags[i])) wait_for_swapin(proc_of(p));
         now = now_;
         next_event = next_event_;
       }
       if constexpr (kMulti) finish_[page_proc[p]] = now;
     } else {
       now_ = now;
-      if (fault(policy, i, p)) wait_for_read(proc_of(p));
+      if (fault(policy, i, p)) wait_for_swapin(proc_of(p));
       now = now_;
       next_event = next_event_;
       if constexpr (kMulti) finish_[page_proc[p]] = now;
@@ -1211,6 +1242,7 @@ void Engine::run_round_robin(P& policy, const PolicyTraits& traits) {
     if (blocked_since[q] != kNoTime) {
       book_iowait(q, blocked_since[q], ready_at_[q]);
       blocked_since[q] = kNoTime;
+      if (frees_slots_) swapin_done(q);
     }
     if (cursor[q] == begin[q + 1]) {
       // Its last access waited for a read (or it has none): it ends when the read completes.
