@@ -200,6 +200,7 @@ SwapDevice::SwapDevice(const DeviceConfig& config, std::uint64_t span_pages,
       transfer_ns_(config.transfer_mb_s > 0 ? page_size * 1e3 / config.transfer_mb_s : 0),
       wakeup_(wakeup),
       reading_(queued_device() ? (span_ + 63) / 64 : 0),
+      writes_pending_(queued_device() ? span_ : 0),
       next_waiter_(wakeup->size(), kNoProc),
       waiting_of_(wakeup->size(), 0),
       waits_read_(wakeup->size(), 0) {
@@ -260,6 +261,19 @@ std::size_t SwapDevice::pick_deadline(Tick now) {
   return k;
 }
 
+std::size_t SwapDevice::write_before(std::size_t k) {
+  const Request& r = queue_[k];
+  for (std::size_t j = 0; j < queue_.size(); ++j) {
+    const Request& w = queue_[j];
+    if (w.write && w.start < r.start + r.pages && r.start < w.start + w.pages) {
+      if (config_.scheduler == IoScheduler::kDeadline) deadline_.next = k;
+      ++stats_.reads_behind_writes;
+      return j;
+    }
+  }
+  return k;
+}
+
 std::size_t SwapDevice::next_in_order(std::size_t k) const {
   const Request& r = queue_[k];
   std::size_t next = kNoRequest;
@@ -308,6 +322,7 @@ void SwapDevice::join_neighbour(std::size_t k, bool front) {
     return;
   }
   low.pages += up.pages;
+  low.behind_write |= up.behind_write;
   add_waiters(low, up.waiters);
   if (config_.scheduler != IoScheduler::kDeadline) {
     erase_request(upper);

@@ -57,6 +57,21 @@ void check_sums(Report& report, const Counters& c, const Params& params,
   law(c.pages_scanned >= c.evictions, "pages_scanned < evictions (every victim is scanned)");
 }
 
+// On a queued device, each page a fault or readahead reads is read by a request, or joins a
+// read of its position.
+void check_device_reads(Report& report, const Result& r, const std::string& context) {
+  if (r.device == "none" || r.device == "zram") return;
+  const DeviceStats& d = r.device_stats;
+  ++report.checks;
+  if (d.pages_read + d.read_joins !=
+      r.total.swap_ins + r.total.file_reads + r.total.readahead_pages) {
+    report.fail(
+        "device reads do not add up: pages_read + read_joins != "
+        "swap_ins + file_reads + readahead_pages" +
+        context);
+  }
+}
+
 bool needs_future(const std::string& policy) {
   return Registry::instance().get(policy).make(Params{})->traits().needs_future;
 }
@@ -273,6 +288,7 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
       Result r;
       if (!run_once(report, t, make, name, params, r, context)) continue;
       check_sums(report, r.total, params, context);
+      check_device_reads(report, r, context);
       if (registered) check_inlined(report, t, name, params, r, context);
     }
   }
@@ -300,6 +316,7 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
     }
     ++report.checks;
     if (sum != r.total) report.fail("per-process counters do not sum to the total" + context);
+    check_device_reads(report, r, context);
     ++report.checks;
     if (r.total.faults + r.total.readahead_pages - r.total.evictions > static_cast<std::uint64_t>(frames)) {
       report.fail("more pages resident than frames: " + std::to_string(r.total.faults) +
@@ -380,6 +397,9 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
     // Writes that free slots: at any write (hits too), or at a swap-in by a write.
     check_setting(
         with(params, "free_slot_on_swapin", std::string(seed % 2 == 0 ? "write" : "write_fault")));
+    // A queued device: reads join the reads of their page still queued or running, and wait
+    // behind its writes.
+    check_setting(with(params, "device", std::string(seed % 2 == 0 ? "hdd-2002" : "nvme")));
     // File readahead, on the traces with file pages.
     if (t.has_file_pages()) check_setting(with(params, "read_ahead_kb", kFileReadaheadKb));
   }

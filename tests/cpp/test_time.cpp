@@ -185,6 +185,38 @@ TEST_CASE("a page evicted while its read is queued or running joins that read wh
   CHECK(r.total.readahead_wasted == 3);  // the first a1 a2 a3, evicted unused
 }
 
+TEST_CASE("a read of a slot goes after the queued write of that slot, whatever the scheduler") {
+  // nvme as in windows_a_request_a_page (a read 3000 ns, a write 1000 ns, a request a page),
+  // no readahead, 2 frames, LRU, cpu 100 ns.
+  //   W1 W2 (100, 200)  resident {1 2}, dirty
+  //   R3 (300)          evicts 1 -> slot 0: write [0] 300-1300
+  //   R4 (400)          evicts 2 -> slot 1: write [1] queued
+  //   R2 (500)          evicts 3 (clean); swap-in of slot 1: read [1] queued, the process
+  //                     waits
+  //   1300              the device is free: write [1] 1300-2300, then read [1] 2300-5300.
+  // read_priority and deadline would pick the read (1300-4300), reading slot 1 before the
+  // page is in it; the write goes first all the same.
+  const Trace t = text("W 1\nW 2\nR 3\nR 4\nR 2\n");
+  Params p = windows_a_request_a_page();
+  p.set("frames", std::int64_t{2});
+  p.set("page_cluster", std::int64_t{0});
+  for (const char* scheduler : {"fifo", "elevator", "read_priority", "deadline"}) {
+    CAPTURE(scheduler);
+    p.set("io_scheduler", std::string(scheduler));
+    const Result r = simulate(t, "lru", p);
+    CHECK(r.total.swap_outs == 2);
+    CHECK(r.total.swap_ins == 1);
+    CHECK(r.device_stats.reads == 1);
+    CHECK(r.device_stats.writes == 2);
+    // fifo and C-LOOK (slot 1 at the head) pick the write themselves.
+    const bool passes =
+        std::string(scheduler) == "read_priority" || std::string(scheduler) == "deadline";
+    CHECK(r.device_stats.reads_behind_writes == (passes ? 1 : 0));
+    CHECK(r.time.elapsed_ns == 5300);
+    CHECK(r.time.iowait_ns == 5300 - 500);
+  }
+}
+
 TEST_CASE("round robin: a writer waiting for room in the queue sleeps, and the other runs") {
   // B (pid 2) reads page 100 20 times; A (pid 1) writes pages 0..7. Trace B100 A0 .. A7 and
   // B100 x 19: both run from the start, B first (first in the trace). Quantum 200 ns (two

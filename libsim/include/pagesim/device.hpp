@@ -94,6 +94,9 @@ struct DeviceStats {
   // and faulted or read ahead again), joined to that request, and waiting reads let in after
   // a read that covered them had completed: no IO of their own.
   std::uint64_t read_joins = 0;
+  // Times the read request the scheduler picked waited for a queued write of one of its
+  // positions, which went first (a page evicted dirty, then read again before its write).
+  std::uint64_t reads_behind_writes = 0;
   std::uint64_t seeks = 0;          // requests that moved the head (HDD)
   std::uint64_t seek_distance = 0;  // total head movement, pages (HDD)
   std::uint64_t busy_ns = 0;        // time spent serving requests
@@ -117,6 +120,7 @@ struct DeviceStats {
     f("pages_written", &DeviceStats::pages_written);
     f("merges", &DeviceStats::merges);
     f("read_joins", &DeviceStats::read_joins);
+    f("reads_behind_writes", &DeviceStats::reads_behind_writes);
     f("seeks", &DeviceStats::seeks);
     f("seek_distance", &DeviceStats::seek_distance);
     f("busy_ns", &DeviceStats::busy_ns);
@@ -152,6 +156,14 @@ class SwapDevice {
 
   // Queues one page of IO at `position`, submitted at `now` (not before the last advance) by
   // process `by`. `waiter` is a process that blocks until it completes, or kNoProc.
+  //
+  // A read of a page with a write queued (or waiting for room) when the read is submitted
+  // does not start while a write of its request's positions is queued: that write goes first
+  // (start_next), whatever the scheduler would pick. The engine reuses an evicted page's frame at
+  // once, so a page evicted dirty and faulted again before its write has completed is read back
+  // from its slot, which holds it only once the write is done (in the kernel the page would still
+  // be in the swap cache, which frees no page under writeback). A write still waiting for room does
+  // not hold the read back.
   //
   // A read of a position that a queued request or the one in service already reads joins
   // that request (its waiter with it) instead of reading the page again: in the kernel the
@@ -197,9 +209,12 @@ class SwapDevice {
   // for at most one request.
   bool wait_for_read(std::uint64_t position, Tick now, ProcId waiter);
   // Fetches what submitting a read at `position` will look at (whether a queued request reads
-  // it), a cache miss otherwise.
+  // it, whether a write of it is pending), a cache miss otherwise.
   void prefetch_read(std::uint64_t position) const {
-    if (!reading_.empty()) __builtin_prefetch(&reading_[position / 64]);
+    if (!reading_.empty()) {
+      __builtin_prefetch(&reading_[position / 64]);
+      __builtin_prefetch(&writes_pending_[position]);
+    }
   }
   // When the device is (or was last) free to start the next request.
   Tick free_at() const { return free_at_; }
@@ -235,11 +250,14 @@ class SwapDevice {
   struct Request {
     // Built in place: a temporary written field by field and copied as a whole stalls the
     // copy (store forwarding fails), a tenth of a device replay.
-    Request(std::uint64_t position, bool is_write, ProcId waiter)
-        : start(position), pages(1), write(is_write), waiters(waiter) {}
+    Request(std::uint64_t position, bool is_write, ProcId waiter, bool behind)
+        : start(position), pages(1), write(is_write), behind_write(behind), waiters(waiter) {}
     std::uint64_t start;
     std::uint32_t pages;
     bool write;
+    // A read of which a page was submitted while a write of that page was pending (waiting
+    // for room or queued): start_next checks whether one still is.
+    bool behind_write;
     // First process waiting for it; the others follow through next_waiter_ (a process waits
     // for at most one request): no allocation per request.
     ProcId waiters;
@@ -275,7 +293,20 @@ class SwapDevice {
   // Merges a page into a queued request of the same direction that it extends (back or front
   // merge, as the Linux elevators do), up to max_request_pages, with the processes waiting for
   // it (`waiters`: the first, the others through next_waiter_; kNoProc: none); false when none.
-  bool merge(std::uint64_t position, bool write, ProcId waiters);
+  // `behind`: a read of a page whose write is pending (Request::behind_write).
+  bool merge(std::uint64_t position, bool write, ProcId waiters, bool behind = false);
+  // Whether a write of one of read r's positions is waiting for room or queued (one was when
+  // it was submitted: r.behind_write).
+  bool unwritten(const Request& r) const {
+    for (std::uint64_t q = r.start; q < r.start + r.pages; ++q) {
+      if (writes_pending_[q] != 0) return true;
+    }
+    return false;
+  }
+  // Read request k, picked to start next, waits for a write of its positions: the first queued
+  // write that holds one of them (deadline: then k goes next), or k itself when that write
+  // waits for room.
+  std::size_t write_before(std::size_t k);
   // Makes `waiters` (the first, the others through next_waiter_; kNoProc: none) wait for the
   // read that holds `position` at `now`: the queued request (woken when it starts, see
   // start_next) or the one in service (woken when it completes); false when none holds it.
@@ -344,6 +375,12 @@ class SwapDevice {
   std::vector<Tick> expires_;
   // Queued devices: one bit per position, set while a queued request reads it (see submit).
   std::vector<std::uint64_t> reading_;
+  // Queued devices: per position, the writes of it submitted and not started (waiting for room
+  // or queued). A count, not a bit: a slot freed and taken again while its write is queued is
+  // written again. A byte, to keep the array small: a count reaching kManyWrites stays there,
+  // which only sends the position's reads to write_before's scan of the queue.
+  static constexpr std::uint8_t kManyWrites = 255;
+  std::vector<std::uint8_t> writes_pending_;
   // elevator and deadline join requests (join_neighbour); per direction (reads, writes), at
   // least the largest start of a queued request (0 when none): a back merge looks for a
   // request to join, a scan of the queue, only when one may start above it.
@@ -422,6 +459,7 @@ inline double SwapDevice::rest_ns(std::uint32_t pages, bool write) const {
 inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, ProcId waiter,
                                ProcId by) {
   if (waiter != kNoProc) next_waiter_[waiter] = kNoProc;  // it waits for this page alone
+  if (write) writes_pending_[position] += writes_pending_[position] != kManyWrites;
   if (waiting_.empty()) {
     if (!write || queue_.size() < config_.queue_depth) {
       enqueue(position, write, now, waiter);
@@ -440,7 +478,7 @@ inline bool SwapDevice::submit(std::uint64_t position, bool write, Tick now, Pro
   return false;
 }
 
-inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters) {
+inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters, bool behind) {
   for (auto it = queue_.rbegin(); it != queue_.rend(); ++it) {
     Request& r = *it;
     if (r.write != write || r.pages >= config_.max_request_pages) continue;
@@ -454,6 +492,7 @@ inline bool SwapDevice::merge(std::uint64_t position, bool write, ProcId waiters
         r.start = position;
       }
       ++r.pages;
+      r.behind_write |= behind;
       add_waiters(r, waiters);
       ++stats_.merges;
       if ((joins_ && (front || max_start_[write] > position)) ||
@@ -488,15 +527,17 @@ inline bool SwapDevice::join_read(std::uint64_t position, Tick now, ProcId waite
 inline void SwapDevice::enqueue(std::uint64_t position, bool write, Tick now, ProcId waiters) {
   // An idle device starts no earlier than now (a select, not a branch on the queue).
   free_at_ = queue_.empty() ? std::max(free_at_, now) : free_at_;
+  bool behind = false;
   if (!write) {
     if (join_read(position, now, waiters)) {
       ++stats_.read_joins;
       return;
     }
     mark_reading(position);
+    behind = writes_pending_[position] != 0;
   }
-  if (merge(position, write, waiters)) return;
-  queue_.emplace_back(position, write, waiters);
+  if (merge(position, write, waiters, behind)) return;
+  queue_.emplace_back(position, write, waiters, behind);
   if (joins_) max_start_[write] = std::max(max_start_[write], position);
   if (config_.scheduler == IoScheduler::kDeadline) {
     expires_.push_back(now + (write ? write_expire_ns_ : read_expire_ns_));
@@ -535,7 +576,8 @@ inline std::size_t SwapDevice::pick(Tick now) {
 // tenth of a device replay without readahead.
 __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   if (queue_.empty()) return kNoTime;
-  const std::size_t k = pick(free_at_);
+  std::size_t k = pick(free_at_);
+  if (queue_[k].behind_write && unwritten(queue_[k])) k = write_before(k);
   // Field by field: the request may have been written a moment ago, and a copy of the whole
   // struct would read it in wider loads than those stores, which stalls.
   const std::uint64_t position = queue_[k].start;
@@ -544,7 +586,13 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   const ProcId waiters = queue_[k].waiters;
   erase_request(k);
   if (joins_ && position == max_start_[write]) lower_max_start(write);
-  if (!write) unmark_reading(position, pages);
+  if (write) {
+    for (std::uint64_t q = position; q < position + pages; ++q) {
+      writes_pending_[q] -= writes_pending_[q] != kManyWrites;
+    }
+  } else {
+    unmark_reading(position, pages);
+  }
   const Tick start = free_at_;
   const double positioning = positioning_ns(position, head_);
   const Tick service = to_ns(positioning + rest_ns(pages, write));
