@@ -450,30 +450,40 @@ TEST_CASE("a readahead window stops at the first free slot") {
   //                    136533.33 = 7910479.17 -> 7910479 -> done 9876412.
   //  R0 (9876512)      hit on a readahead page: used.
   const Trace t = text("W 0\nW 1\nW 2\nW 3\nW 4\nW 5\nW 6\nW 7\nW 8\nW 9\nR 1\nR 0\n");
-  Params p{{"frames", std::int64_t{5}},        {"page_cluster", std::int64_t{3}},
-           {"swap_slots", std::int64_t{640}},    {"device", std::string("hdd-2002")},
-           {"io_scheduler", std::string("fifo")}};
-  const Result r = simulate(t, "lru", p);
-  CHECK(r.total.faults == 11);
-  CHECK(r.total.hits == 1);
-  CHECK(r.total.swap_ins == 1);
-  CHECK(r.total.swap_outs == 10);
-  CHECK(r.total.readahead_pages == 4);
-  CHECK(r.total.readahead_used == 1);    // page 0
-  CHECK(r.total.readahead_wasted == 0);  // 2 3 4 stay resident, unused
-  CHECK(r.device_stats.writes == 2);
-  CHECK(r.device_stats.pages_written == 10);
-  CHECK(r.device_stats.reads == 1);
-  CHECK(r.device_stats.pages_read == 5);
-  CHECK(r.device_stats.merges == 8 + 4);
-  CHECK(r.device_stats.seeks == 1);
-  CHECK(r.device_stats.seek_distance == 10);
-  CHECK(r.device_stats.busy_ns == 436533 + 1528800 + 7910479);
-  CHECK(r.device_stats.write_busy_ns == 436533 + 1528800);
-  // The read's seek and rotational latency: 2.7578125 + 4.17 ms = 6927812.5 -> 6927813.
-  CHECK(r.device_stats.seek_ns == 6927813);
-  CHECK(r.time.elapsed_ns == 9876512);
-  CHECK(r.time.iowait_ns == 9876412 - 1100);
+  // The same under every scheduler: the read holds slots 1..4, whose write is queued, so the
+  // write goes first where read_priority and deadline would pick the read.
+  for (const char* scheduler : {"fifo", "elevator", "read_priority", "deadline"}) {
+    CAPTURE(scheduler);
+    Params p{{"frames", std::int64_t{5}},
+             {"page_cluster", std::int64_t{3}},
+             {"swap_slots", std::int64_t{640}},
+             {"device", std::string("hdd-2002")},
+             {"io_scheduler", std::string(scheduler)}};
+    const Result r = simulate(t, "lru", p);
+    CHECK(r.total.faults == 11);
+    CHECK(r.total.hits == 1);
+    CHECK(r.total.swap_ins == 1);
+    CHECK(r.total.swap_outs == 10);
+    CHECK(r.total.readahead_pages == 4);
+    CHECK(r.total.readahead_used == 1);    // page 0
+    CHECK(r.total.readahead_wasted == 0);  // 2 3 4 stay resident, unused
+    CHECK(r.device_stats.writes == 2);
+    CHECK(r.device_stats.pages_written == 10);
+    CHECK(r.device_stats.reads == 1);
+    CHECK(r.device_stats.pages_read == 5);
+    CHECK(r.device_stats.merges == 8 + 4);
+    CHECK(r.device_stats.seeks == 1);
+    CHECK(r.device_stats.seek_distance == 10);
+    CHECK(r.device_stats.busy_ns == 436533 + 1528800 + 7910479);
+    CHECK(r.device_stats.write_busy_ns == 436533 + 1528800);
+    // The read's seek and rotational latency: 2.7578125 + 4.17 ms = 6927812.5 -> 6927813.
+    CHECK(r.device_stats.seek_ns == 6927813);
+    CHECK(r.time.elapsed_ns == 9876512);
+    CHECK(r.time.iowait_ns == 9876412 - 1100);
+    const bool passes =
+        std::string(scheduler) == "read_priority" || std::string(scheduler) == "deadline";
+    CHECK(r.device_stats.reads_behind_writes == (passes ? 1 : 0));
+  }
 }
 
 TEST_CASE("a hit on a readahead page waits for the request that reads it") {
