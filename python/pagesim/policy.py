@@ -159,10 +159,20 @@ def registered() -> Dict[str, PolicyFactory]:
 
 def check_name(name: str) -> None:
     """A ConfigError for a name that is neither a built-in nor a registered Python policy,
-    with the closest of both kinds and all of them."""
+    with the closest of both kinds and all of them, or, for a known policy with parameters in
+    parentheses (a sweep's label), how Python takes them."""
     known = sorted({*dict(_core.policies()), *_registry})
-    if name not in known:
-        raise _args.unknown("policy", name, known)
+    if name in known:
+        return
+    # A label as sweep() and the command line write it: "random(seed=7)".
+    spec = re.fullmatch(r"([\w.-]+)\((.*)\)", name)
+    if spec and spec.group(1) in known:
+        base, own = spec.groups()
+        raise ConfigError(f"unknown policy {name!r}: in Python a policy's own parameters are not "
+                          f"part of its name; pass them as keywords, simulate(trace, {base!r}, "
+                          f"{own.replace(',', ', ')}), or as ({base!r}, {{...}}) in "
+                          f"pagesim.sweep() and pagesim.mrc.mrc()")
+    raise _args.unknown("policy", name, known)
 
 
 def is_python_policy(policy: Any) -> bool:

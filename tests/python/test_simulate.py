@@ -1,8 +1,10 @@
 import pickle
+import re
 import subprocess
 import sys
 
 import numpy as np
+
 import pytest
 
 import pagesim
@@ -69,6 +71,16 @@ def test_errors_are_typed_value_errors(tmp_path):
         pagesim.load(bad)
     with pytest.raises(pagesim.ConfigError, match="unknown policy 'lur': did you mean 'lru'"):
         pagesim.simulate(BELADY, "lur", frames=3)
+    # A sweep's label (or the command line's --policies entry) as a name: how to pass them.
+    with pytest.raises(pagesim.ConfigError, match=re.escape(
+            "unknown policy 'random(seed=7,x=1)': in Python a policy's own parameters are not part "
+            "of its name; pass them as keywords, simulate(trace, 'random', seed=7, x=1), or as "
+            "('random', {...}) in pagesim.sweep() and pagesim.mrc.mrc()")):
+        pagesim.simulate(BELADY, "random(seed=7,x=1)", frames=3)
+    with pytest.raises(pagesim.ConfigError, match=r"unknown policy 'random\(seed=7\)': in Python"):
+        pagesim.sweep(BELADY, policies=["random(seed=7)"], frames=[3], progress=False)
+    with pytest.raises(pagesim.ConfigError, match=r"unknown policy 'nope\(seed=7\)' \(known"):
+        pagesim.simulate(BELADY, "nope(seed=7)", frames=3)
     with pytest.raises(pagesim.ConfigError, match="unknown parameter 'sede' for policy 'random': did you mean 'seed'"):
         pagesim.simulate(BELADY, "random", frames=3, sede=1)
     with pytest.raises(pagesim.ConfigError, match="'seed' = -4 is out of range"):
