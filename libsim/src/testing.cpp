@@ -60,7 +60,7 @@ void check_sums(Report& report, const Counters& c, const Params& params,
 // On a queued device, each page a fault or readahead reads is read by a request, or joins a
 // read of its position.
 void check_device_reads(Report& report, const Result& r, const std::string& context) {
-  if (r.device == "none" || r.device == "zram") return;
+  if (!DeviceConfig::preset(r.device).queued()) return;
   const DeviceStats& d = r.device_stats;
   ++report.checks;
   if (d.pages_read + d.read_joins !=

@@ -12,6 +12,10 @@ from . import _core
 
 INT64_MAX = 2**63 - 1
 
+# A policy with its own parameters as the command line and sweep()'s labels write it: a name,
+# optionally followed by KEY=VALUE,... in parentheses ("random(seed=7)").
+POLICY_ENTRY = r"([\w.-]+)(?:\(([^()]*)\))?"
+
 
 def integer(key: str, value, lo: int, hi: int = INT64_MAX) -> int:
     """``value`` as an int from ``lo`` to ``hi``: an int or numpy integer, not a bool or float."""

@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, Sequence
 import numpy as np
 
 import pagesim
-from pagesim import _core
+from pagesim import _args, _core
 
 
 def _value(text: str) -> Any:
@@ -104,27 +104,23 @@ def _list(text: str, cast: Any, option: str, what: str) -> list:
     return out
 
 
-# One entry of --policies: a name, optionally with its own parameters in parentheses.
-_POLICY_ENTRY = r"([\w.-]+)(?:\(([^()]*)\))?"
-
-
 def _policy_list(text: str, option: str = "--policies") -> list:
     """--policies as sweep() and mrc() take them: ``lru,active_inactive(workingset=true)`` is
     ``["lru", ("active_inactive", {"workingset": True})]``; ``all`` is every registered policy."""
     compact = re.sub(r"\s", "", text)
     if compact == "all":
         return sorted(pagesim.policies())
-    if not re.fullmatch(f"{_POLICY_ENTRY}(,{_POLICY_ENTRY})*", compact):
+    if not re.fullmatch(f"{_args.POLICY_ENTRY}(,{_args.POLICY_ENTRY})*", compact):
         raise pagesim.ConfigError(f"--policies expects NAME or NAME(KEY=VALUE,...) separated by "
                                   f"commas, or 'all'; got {text!r}")
     return [(name, _params(own.split(","), option=f"{option} {name}(...)")) if own else name
-            for name, own in re.findall(f"{_POLICY_ENTRY},?", compact)]
+            for name, own in re.findall(f"{_args.POLICY_ENTRY},?", compact)]
 
 
 def _one_policy(text: str) -> tuple[str, dict[str, Any]]:
     """--policy: one entry of --policies, as (name, its own parameters)."""
     compact = re.sub(r"\s", "", text)
-    if compact == "all" or not re.fullmatch(_POLICY_ENTRY, compact):
+    if compact == "all" or not re.fullmatch(_args.POLICY_ENTRY, compact):
         raise pagesim.ConfigError(f"--policy expects one NAME or NAME(KEY=VALUE,...), got {text!r}; "
                                   f"to compare several (or all) use sweep or mrc --policies")
     spec = _policy_list(compact, "--policy")[0]

@@ -164,9 +164,8 @@ def check_name(name: str) -> None:
     known = sorted({*dict(_core.policies()), *_registry})
     if name in known:
         return
-    # A label as sweep() and the command line write it: "random(seed=7)".
-    spec = re.fullmatch(r"([\w.-]+)\((.*)\)", name)
-    if spec and spec.group(1) in known:
+    spec = re.fullmatch(_args.POLICY_ENTRY, name)
+    if spec and spec.group(2) is not None and spec.group(1) in known:
         base, own = spec.groups()
         raise ConfigError(f"unknown policy {name!r}: in Python a policy's own parameters are not "
                           f"part of its name; pass them as keywords, simulate(trace, {base!r}, "

@@ -70,6 +70,9 @@ struct DeviceConfig {
   std::size_t fifo_batch = 16;
   std::size_t writes_starved = 2;
 
+  // Requests take time on the device and wait in its queue (HDD, SSD).
+  bool queued() const { return kind == DeviceKind::kHdd || kind == DeviceKind::kSsd; }
+
   // The preset of that name; throws ConfigError listing the presets.
   static DeviceConfig preset(std::string_view name);
   // Keys: device, device_overhead_ms, device_seek_ms, device_track_seek_ms,
@@ -149,10 +152,7 @@ class SwapDevice {
              std::vector<Tick>* wakeup);
 
   const DeviceConfig& config() const { return config_; }
-  // Requests take time on the device (HDD, SSD).
-  bool queued_device() const {
-    return config_.kind == DeviceKind::kHdd || config_.kind == DeviceKind::kSsd;
-  }
+  bool queued_device() const { return config_.queued(); }
 
   // Queues one page of IO at `position`, submitted at `now` (not before the last advance) by
   // process `by`. `waiter` is a process that blocks until it completes, or kNoProc.
