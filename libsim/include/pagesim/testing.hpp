@@ -87,7 +87,9 @@ struct Report {
 // Runs the conformance suite: on random traces and memory sizes, the run completes (the engine
 // rejects a victim that is not resident, repeated, or more than asked for), counters add up
 // (hits + faults = accesses, faults = minor + major, evictions = clean + dirty, per-process
-// counters sum to the total), memory never holds more than `frames` pages, a fresh instance
+// counters sum to the total), memory never holds more than `frames` pages (checked by
+// faults, readahead pages and evictions; not with free_on_exit in the params, where an exit
+// frees pages without an eviction: the exit checks count those), a fresh instance
 // with the same parameters gives the same counts (seeded policies included), so does one
 // instance run a second time (reset() must forget the first run), Belady's MIN
 // faults no more (both as textbook demand paging: page_cluster=0, schedule='static'), batch
