@@ -8,8 +8,13 @@
 namespace pagesim {
 
 SweepRunner::SweepRunner(std::vector<std::shared_ptr<const Trace>> traces,
-                         std::vector<SweepJob> jobs, std::size_t threads)
-    : traces_(std::move(traces)), jobs_(std::move(jobs)), results_(jobs_.size()) {
+                         std::vector<SweepJob> jobs, std::size_t threads, OnError on_error)
+    : traces_(std::move(traces)),
+      jobs_(std::move(jobs)),
+      on_error_(on_error),
+      results_(jobs_.size()),
+      errors_(jobs_.size()),
+      ran_(jobs_.size(), 0) {
   for (std::size_t k = 0; k < jobs_.size(); ++k) {
     if (jobs_[k].trace >= traces_.size() || !traces_[jobs_[k].trace]) {
       throw ConfigError("sweep job " + std::to_string(k) + " names trace " +
@@ -44,14 +49,15 @@ void SweepRunner::work() {
     try {
       results_[k] = simulate(*traces_[job.trace], job.policy, job.params);
     } catch (...) {
-      // The first error stops the sweep: the caller gets it instead of a partial table.
+      errors_[k] = std::current_exception();
       std::lock_guard<std::mutex> lock(mutex_);
       if (!error_) {
-        error_ = std::current_exception();
+        error_ = errors_[k];
         error_job_ = k;
       }
-      cancel();
+      if (on_error_ == OnError::kStop) cancel();
     }
+    ran_[k] = 1;
     done_.fetch_add(1, std::memory_order_relaxed);
   }
   std::lock_guard<std::mutex> lock(mutex_);
@@ -78,6 +84,21 @@ std::vector<Result> SweepRunner::results() {
                 std::to_string(jobs_.size()) + " jobs");
   }
   return results_;
+}
+
+Result SweepRunner::result(std::size_t k) {
+  wait();
+  if (k >= jobs_.size()) {
+    throw ConfigError("sweep job " + std::to_string(k) + " does not exist: the sweep has " +
+                      std::to_string(jobs_.size()) + " jobs");
+  }
+  if (errors_[k]) std::rethrow_exception(errors_[k]);
+  if (!ran_[k]) {
+    throw Error(
+        "sweep job " + std::to_string(k) + " did not run: the sweep was " +
+        (error_ ? "stopped by job " + std::to_string(error_job_) + "'s error" : "cancelled"));
+  }
+  return results_[k];
 }
 
 std::vector<Result> run_sweep(const std::vector<const Trace*>& traces, std::vector<SweepJob> jobs,

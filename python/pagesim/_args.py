@@ -34,6 +34,14 @@ def boolean(key: str, value) -> bool:
     return bool(value)
 
 
+def choice(key: str, value, allowed: Sequence[str]) -> str:
+    """``value`` as one of the strings ``allowed``."""
+    if not isinstance(value, str) or value not in allowed:
+        raise _core.ConfigError(f"parameter '{key}' = {value!r} is not allowed: choose one of "
+                                f"{', '.join(allowed)}")
+    return value
+
+
 def positive(key: str, value) -> float:
     """``value`` as a finite float above 0."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)) \

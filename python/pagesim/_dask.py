@@ -32,8 +32,22 @@ def _figures(trace: Any, policy: Any, frames: Optional[int], fraction: Optional[
     return num_pages, _sweep.figures(result, per_process)
 
 
+def _num_pages(client: Any, handle: Any) -> Optional[int]:
+    """The pages of a trace a worker holds or loads, for a failed run's row; None if it cannot
+    be loaded (then that is what failed)."""
+    def pages(trace: Any) -> int:
+        from . import sweeps as _sweep
+        return (trace if isinstance(trace, Trace) else _sweep._load_cached(str(trace))).num_pages
+
+    try:
+        return client.submit(pages, handle, pure=False).result()
+    except Exception:
+        return None
+
+
 def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
-        progress, per_process: bool) -> List[Dict[str, Any]]:
+        progress, per_process: bool, record: bool) -> List[Dict[str, Any]]:
+    """The sweep's rows; with ``record`` a failed run's row holds its error (sweeps.table)."""
     import os
 
     from . import sweeps as _sweep
@@ -60,35 +74,52 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
             p = (p, factory)
         sent.append((label, p, own))
 
-    tasks = []  # (trace name, label, memory size, fraction, combo, future)
+    tasks = []  # (trace name, label, frames, fraction, combo, future)
     for combo in combos:
         for (name, _), handle in zip(named, handles):
             for label, p, own in sent:
                 for f, fraction in sizes:
                     future = client.submit(_figures, handle, p, f, fraction,
                                            _sweep.run_params(params, combo, own), per_process, pure=False)
-                    size = f"{f} frames" if f is not None else f"fraction {fraction:g}"
-                    tasks.append((name, label, size, fraction, combo, future))
+                    tasks.append((name, label, f, fraction, combo, future))
     futures = [t[-1] for t in tasks]
     reporter = _sweep._Reporter(len(tasks), progress)
     task_of = {future.key: task for task, future in zip(tasks, futures)}
+    errors: Dict[str, str] = {}  # future key -> the error of a run that failed (record)
     try:
         from distributed import as_completed
 
         done = 0
         for future in as_completed(futures):
-            if future.status == "error":  # the first failure stops the sweep
-                name, label, size, _, combo, _ = task_of[future.key]
+            if future.status == "error":
+                name, label, f, fraction, combo, _ = task_of[future.key]
                 error = future.exception()
-                client.cancel(futures)
-                raise _sweep.in_run(error, name, label, size, combo) from None
+                if record:
+                    errors[future.key] = _sweep.error_text(error)
+                else:  # the first failure stops the sweep
+                    client.cancel(futures)
+                    size = f"{f} frames" if f is not None else f"fraction {fraction:g}"
+                    raise _sweep.in_run(error, name, label, size, combo) from None
             done += 1
             reporter(done)
-        outputs = client.gather(futures)
+        outputs = dict(zip((f.key for f in futures if f.key not in errors),
+                           client.gather([f for f in futures if f.key not in errors])))
     except BaseException:
         client.cancel(futures)
         raise
     finally:
         reporter.close()
-    return [row for (name, label, _, fraction, combo, _), (num_pages, figures) in zip(tasks, outputs)
-            for row in _sweep._rows(name, label, fraction, num_pages, figures, combo)]
+    handle_of = {name: handle for (name, _), handle in zip(named, handles)}
+    pages_of: Dict[str, Optional[int]] = {}
+    rows = []
+    for name, label, f, fraction, combo, future in tasks:
+        if future.key in errors:
+            if name not in pages_of:
+                pages_of[name] = _num_pages(client, handle_of[name])
+            rows += _sweep.failed_rows(name, label, fraction, f, pages_of[name], combo,
+                                       errors[future.key])
+            continue
+        num_pages, figures = outputs[future.key]
+        rows += [dict(row, error=None) if record else row
+                 for row in _sweep._rows(name, label, fraction, num_pages, figures, combo)]
+    return rows

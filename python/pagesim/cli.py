@@ -222,8 +222,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         client = distributed.Client(args.dask)
     try:
         traces = _sweep_traces(args)
-        df = pagesim.sweep(traces, policies=policies, jobs=args.jobs, client=client,
-                           per_process=args.per_process, **sizes, **params)
+        with warnings.catch_warnings():  # --keep-going: the failures are listed below
+            warnings.simplefilter("ignore", RuntimeWarning)
+            df = pagesim.sweep(traces, policies=policies, jobs=args.jobs, client=client,
+                               per_process=args.per_process,
+                               on_error="record" if args.keep_going else "raise", **sizes, **params)
     finally:
         if client is not None:
             client.close()
@@ -244,7 +247,22 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.output:
         _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows, {len(df.columns)} columns")
-    return 0
+    return _report_failures(df, axes, args.options)
+
+
+def _report_failures(df: Any, axes: list[str], options: dict[str, str]) -> int:
+    """--keep-going: each failed run and its error on stderr; 1 if any failed, else 0."""
+    if "error" not in df:
+        return 0
+    failed = df[df.error.notna()]
+    if failed.empty:
+        return 0
+    print(f"pagesim: {len(failed)} run{'s' if len(failed) > 1 else ''} failed:", file=sys.stderr)
+    for _, row in failed.iterrows():
+        run = f"{row.policy} on {row.trace} at {row.frames} frames" + "".join(
+            f", {k}={row[k]}" for k in axes)
+        print(f"  {run}: {_in_cli_terms(row.error, options)}", file=sys.stderr)
+    return 1
 
 
 def cmd_mrc(args: argparse.Namespace) -> int:
@@ -477,6 +495,10 @@ def build_parser() -> argparse.ArgumentParser:
     sweep.add_argument("--per-process", action="store_true",
                        help="a row per process of each run, with its counters and times (which "
                             "process suffers)")
+    sweep.add_argument("--keep-going", action="store_true",
+                       help="a run that fails does not stop the others: its row has no figures, "
+                            "its error is in the CSV's error column and on stderr, and the exit "
+                            "status is 1")
     sweep.add_argument("--jobs", type=int, help="threads (default: one per CPU)")
     sweep.add_argument("--dask", metavar="ADDRESS",
                        help="run on the Dask scheduler at ADDRESS (e.g. tcp://host:8786); workers "

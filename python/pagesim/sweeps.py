@@ -199,6 +199,50 @@ def run_params(params: Dict[str, Any], combo: Dict[str, Any], own: Dict[str, Any
     return p
 
 
+def error_text(error: BaseException) -> str:
+    """A failed run's entry in the table's ``error`` column: "ConfigError: swap is full: ..."."""
+    return f"{type(error).__name__}: {error}"
+
+
+def failed_rows(trace_name: str, label: str, fraction: Optional[float], frames: Optional[int],
+                num_pages: Optional[int], combo: Dict[str, Any], error: str) -> List[Dict[str, Any]]:
+    """The table's row of a run that failed (``on_error="record"``): what it was, and why.
+    Given one of ``frames`` and ``fraction``, the other comes from the trace's pages (None when
+    the trace itself could not be loaded)."""
+    if num_pages is not None:
+        if frames is None:
+            frames = frames_for(fraction, num_pages)
+        elif fraction is None:
+            fraction = frames / num_pages
+    return [{"trace": trace_name, "policy": label, "frames": frames, "fraction": fraction, **combo,
+             "error": error}]
+
+
+def table(rows: List[Dict[str, Any]], record: bool):
+    """The sweep's DataFrame. Recorded (``on_error="record"``), every row has ``error``: None,
+    or the failure of a run whose figures are then missing; a column of integers stays one
+    (pandas' nullable Int64) with <NA> in the rows of failed runs."""
+    import pandas as pd
+
+    if not record:
+        return pd.DataFrame(rows)
+    ok = [r for r in rows if r["error"] is None]
+    # The columns in a complete row's order (the error last), whichever run comes first.
+    columns = list(dict.fromkeys(k for r in ok[:1] + rows for k in r))
+    df = pd.DataFrame(rows, columns=columns)
+    for c in columns:
+        if df[c].isna().any() and ok and all(
+                isinstance(r.get(c), (int, np.integer)) and not isinstance(r.get(c), bool) for r in ok):
+            df[c] = df[c].astype("Int64")
+    failed = len(rows) - len(ok)  # runs, as a failed run has one row
+    if failed:
+        first = next(r for r in rows if r["error"] is not None)
+        warnings.warn(f"pagesim.sweep: {failed} run(s) failed; their rows hold the error and no "
+                      f"figures (column 'error'). The first: {first['error']} (run of {first['policy']} "
+                      f"on {first['trace']} at {first['frames']} frames)", RuntimeWarning, stacklevel=3)
+    return df
+
+
 def in_run(error: BaseException, trace: str, label: str, size: str,
            combo: Dict[str, Any]) -> BaseException:
     """``error`` of one run, saying which (``size``: "500 frames"): a pagesim error's message
@@ -248,7 +292,7 @@ class _Reporter:
 def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
           frames: Optional[Sequence[int]] = None, fractions: Optional[Sequence[float]] = None,
           jobs: Optional[int] = None, client: Any = None, progress: Progress = None,
-          per_process: bool = False, **params: Any):
+          per_process: bool = False, on_error: str = "raise", **params: Any):
     """Run every trace x policy x memory size and return one tidy table.
 
     Parameters
@@ -278,6 +322,13 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         second instead of a bar.
     per_process
         One row per process of each run (see Returns).
+    on_error
+        ``"raise"``: the first run that fails stops the sweep with its error (see Raises).
+        ``"record"``: every other run still runs, and a failed run gets one row holding its
+        error in the column ``error`` ("ConfigError: swap is full: ...") and no figures
+        (``<NA>``); the other rows have ``error`` None, and a RuntimeWarning says how many
+        failed. For long sweeps where one setting may be out of range (a swap area too small
+        for the smallest memory, a policy that raises on some trace).
     **params
         Engine and policy parameters given to every run (see :func:`pagesim.simulate`). A
         list, tuple, range or 1-D numpy array is a grid axis: every value is run, e.g.
@@ -290,7 +341,8 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         One row per combination of the listed parameters x trace x policy x memory size, in
         that order. Columns: ``trace``, ``policy``, ``frames``, ``fraction``, the listed
         parameters, every counter, then the other scalars of the result
-        (``swap_slots_used``, times when the engine reports them). With ``per_process=True``,
+        (``swap_slots_used``, times when the engine reports them), and with
+        ``on_error="record"`` the column ``error``. With ``per_process=True``,
         one row per process of each run instead: after the listed parameters ``pid``, the
         process's counters and its ``start_ns``, ``elapsed_ns``, ``user_ns``, ``sys_ns``, ``iowait_ns``
         (which process suffers).
@@ -300,7 +352,10 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     ConfigError, TraceFormatError, PolicyError
         From the first failing run, its message ending with the run: "(in the sweep's run of
         lru on q.pgt at 500 frames, device=nvme)"; the rest of the sweep is cancelled (on Dask
-        too). An exception of a Python policy's own code comes as it is, with that note.
+        too). An exception of a Python policy's own code comes as it is, with that note. With
+        ``on_error="record"`` only for sweep's own arguments (no policy, an unknown policy
+        name, a grid axis without values); a run's error, a misspelt parameter key included,
+        is its row's (it fails at once, before any replay).
     KeyboardInterrupt
         Ctrl-C stops the sweep within about a tenth of a second plus the runs in progress;
         the interpreter remains usable.
@@ -315,10 +370,11 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     if jobs is not None:
         _args.integer("jobs", jobs, 1)
     per_process = _args.boolean("per_process", per_process)
+    record = _args.choice("on_error", on_error, ("raise", "record")) == "record"
     if client is not None:
         from . import _dask
-        rows = _dask.run(client, named, specs, sizes, params, combos, progress, per_process)
-        return pd.DataFrame(rows)
+        return table(_dask.run(client, named, specs, sizes, params, combos, progress, per_process,
+                               record), record)
 
     from . import as_trace
     loaded = [(name, as_trace(t)) for name, t in named]
@@ -333,27 +389,40 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     native = [k for k, g in enumerate(grid) if not _policy.is_python_policy(g[2])]
     python = [k for k, g in enumerate(grid) if _policy.is_python_policy(g[2])]
     results: List[Optional[_core.Result]] = [None] * len(grid)
+    errors: Dict[int, str] = {}  # grid index -> the error of a run that failed (record)
     reporter = _Reporter(len(grid), progress)
     runner = _core.SweepRunner([t for _, t in loaded],
                                [(grid[k][0], grid[k][2], dict(grid[k][5], frames=grid[k][3]))
                                 for k in native],
-                               threads=jobs or os.cpu_count() or 1)
+                               threads=jobs or os.cpu_count() or 1, keep_going=record)
     failed = None  # the grid index of a run that raised
     try:
         finished_python = 0
         for k in python:
             ti, _, p, nframes, _, job_params, _ = grid[k]
             failed = k
-            results[k] = _run_job(loaded[ti][1], p, nframes, job_params)
+            try:
+                results[k] = _run_job(loaded[ti][1], p, nframes, job_params)
+            except Exception as e:
+                if not record:
+                    raise
+                errors[k] = error_text(e)
             failed = None
             finished_python += 1
             reporter(runner.done + finished_python)
         while not runner.wait(_POLL):
             reporter(runner.done + finished_python)
-        if runner.failed_job < len(native):
-            failed = native[runner.failed_job]
-        for k, r in zip(native, runner.results()):
-            results[k] = r
+        if record:
+            for j, k in enumerate(native):
+                try:
+                    results[k] = runner.result(j)
+                except Exception as e:
+                    errors[k] = error_text(e)
+        else:
+            if runner.failed_job < len(native):
+                failed = native[runner.failed_job]
+            for k, r in zip(native, runner.results()):
+                results[k] = r
         reporter(len(grid))
     except BaseException as e:
         # Ctrl-C or a failing run: no new run starts; wait (GIL released) for those in flight.
@@ -367,7 +436,12 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     finally:
         reporter.close()
 
-    rows = [row for g, r in zip(grid, results)
-            for row in _rows(loaded[g[0]][0], g[1], g[4], loaded[g[0]][1].num_pages,
-                             figures(r, per_process), g[6])]
-    return pd.DataFrame(rows)
+    rows = []
+    for k, (ti, label, _, nframes, fraction, _, combo) in enumerate(grid):
+        name, trace = loaded[ti]
+        if k in errors:
+            rows += failed_rows(name, label, fraction, nframes, trace.num_pages, combo, errors[k])
+        else:
+            rows += [dict(row, error=None) if record else row for row in
+                     _rows(name, label, fraction, trace.num_pages, figures(results[k], per_process), combo)]
+    return table(rows, record)

@@ -12,7 +12,7 @@ void register_sweep(py::module_& m) {
   // (a progress bar, Ctrl-C) keeps running between them.
   py::class_<SweepRunner>(m, "SweepRunner")
       .def(py::init([](const std::vector<std::shared_ptr<Trace>>& traces, const py::list& jobs,
-                       std::size_t threads) {
+                       std::size_t threads, bool keep_going) {
              std::vector<std::shared_ptr<const Trace>> shared(traces.begin(), traces.end());
              std::vector<SweepJob> native;
              native.reserve(jobs.size());
@@ -23,9 +23,12 @@ void register_sweep(py::module_& m) {
                                  params_from_kwargs(t[2].cast<py::dict>())});
              }
              py::gil_scoped_release release;
-             return std::make_unique<SweepRunner>(std::move(shared), std::move(native), threads);
+             return std::make_unique<SweepRunner>(
+                 std::move(shared), std::move(native), threads,
+                 keep_going ? SweepRunner::OnError::kRecord : SweepRunner::OnError::kStop);
            }),
-           py::arg("traces"), py::arg("jobs"), py::arg("threads") = 0)
+           py::arg("traces"), py::arg("jobs"), py::arg("threads") = 0,
+           py::arg("keep_going") = false)
       .def_property_readonly("size", &SweepRunner::size)
       .def_property_readonly("threads", &SweepRunner::threads)
       .def_property_readonly("done", &SweepRunner::done)
@@ -40,7 +43,8 @@ void register_sweep(py::module_& m) {
             return r.wait_for(ms);
           },
           py::arg("timeout"))
-      .def("results", &SweepRunner::results, py::call_guard<py::gil_scoped_release>());
+      .def("results", &SweepRunner::results, py::call_guard<py::gil_scoped_release>())
+      .def("result", &SweepRunner::result, py::arg("k"), py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace pagesim::python

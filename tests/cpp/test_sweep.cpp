@@ -1,5 +1,5 @@
 // The thread-pool sweep gives the same results as single runs, in job order, and stops on the
-// first error or on cancel.
+// first error (or records it and goes on) or on cancel.
 #include <doctest/doctest.h>
 
 #include "helpers.hpp"
@@ -69,6 +69,42 @@ TEST_CASE("a failing job stops the sweep with its own typed error") {
                        "sweep job 4 names trace 3, but the sweep has 1 traces", ConfigError);
 }
 
+TEST_CASE("a sweep that records errors runs every other job, and gives each its own outcome") {
+  // Jobs 0-3 the grid's; job 4 names no policy; job 5 fills its 10 swap slots (the random
+  // trace dirties more than 10 of its 40 pages, at 5 frames); job 6 runs.
+  const Trace a = random_trace(1, 500, 40);
+  std::vector<SweepJob> jobs = grid(1, {"lru", "fifo"}, {5, 10});
+  jobs.push_back({0, "lur", Params{{"frames", std::int64_t{5}}}});
+  jobs.push_back({0, "lru", Params{{"frames", std::int64_t{5}}, {"swap_slots", std::int64_t{10}}}});
+  jobs.push_back({0, "clock", Params{{"frames", std::int64_t{7}}}});
+  for (std::size_t threads : {1u, 3u}) {
+    CAPTURE(threads);
+    SweepRunner runner({std::shared_ptr<const Trace>(std::shared_ptr<void>(), &a)}, jobs, threads,
+                       SweepRunner::OnError::kRecord);
+    runner.wait();
+    CHECK(runner.done() == jobs.size());
+    CHECK_FALSE(runner.cancelled());
+    for (std::size_t k : {0u, 1u, 2u, 3u, 6u}) {
+      CAPTURE(k);
+      CHECK(runner.result(k).total == simulate(a, jobs[k].policy, Params(jobs[k].params)).total);
+    }
+    CHECK_THROWS_WITH_AS(runner.result(4), doctest::Contains("unknown policy 'lur'"), ConfigError);
+    CHECK_THROWS_WITH_AS(runner.result(5), doctest::Contains("swap is full"), ConfigError);
+    CHECK_THROWS_AS(runner.results(), ConfigError);  // the first error in time, whichever
+    CHECK_THROWS_WITH_AS(runner.result(7), "sweep job 7 does not exist: the sweep has 7 jobs",
+                         ConfigError);
+  }
+  // Without recording, one thread: job 4's error stops the sweep, so jobs 5 and 6 never ran.
+  SweepRunner stop({std::shared_ptr<const Trace>(std::shared_ptr<void>(), &a)}, jobs, 1);
+  stop.wait();
+  CHECK(stop.done() == 5);
+  CHECK(stop.failed_job() == 4);
+  CHECK(stop.result(3).total == simulate(a, jobs[3].policy, Params(jobs[3].params)).total);
+  CHECK_THROWS_AS(stop.result(4), ConfigError);
+  CHECK_THROWS_WITH_AS(stop.result(6),
+                       "sweep job 6 did not run: the sweep was stopped by job 4's error", Error);
+}
+
 TEST_CASE("a cancelled sweep stops between jobs and reports how far it got") {
   const Trace a = random_trace(1, 2000, 100);
   std::vector<SweepJob> jobs = grid(1, {"lru"}, std::vector<std::int64_t>(400, 20));
@@ -78,6 +114,8 @@ TEST_CASE("a cancelled sweep stops between jobs and reports how far it got") {
   CHECK(runner.cancelled());
   CHECK(runner.done() < jobs.size());
   CHECK_THROWS_WITH_AS(runner.results(), doctest::Contains("cancelled after"), Error);
+  CHECK_THROWS_WITH_AS(runner.result(jobs.size() - 1),
+                       "sweep job 399 did not run: the sweep was cancelled", Error);
 }
 
 TEST_CASE("an empty sweep finishes at once") {

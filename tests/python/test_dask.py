@@ -143,3 +143,22 @@ def test_dask_per_process_rows_equal_local_ones(client):
     t = pagesim.generate("qsbench", mib=1, procs=2)
     kw = dict(policies=["lru", "fifo"], frames=[150, 300], device="nvme", per_process=True, progress=False)
     assert pagesim.sweep(t, client=client, **kw).equals(pagesim.sweep(t, **kw))
+
+
+def test_dask_records_failed_runs_as_the_local_sweep_does(client, tmp_path):
+    # on_error="record": the same table as the local sweep, a missing file's runs included
+    # (its trace cannot be loaded, so their rows have no fraction).
+    t = random_trace(1)
+    kw = dict(policies=["fifo", "lru"], frames=[10_000, 5], swap_slots=10, device=["nvme"],
+              progress=False, on_error="record")
+    with pytest.warns(RuntimeWarning, match="2 run"):
+        local = pagesim.sweep(t, **kw)
+    with pytest.warns(RuntimeWarning, match="2 run"):
+        remote = pagesim.sweep(t, client=client, **kw)
+    assert remote.equals(local) and local.error.notna().sum() == 2
+    missing = str(tmp_path / "nope.pgt")
+    with pytest.warns(RuntimeWarning, match="6 run"):  # 2 of t, 4 of the missing file
+        df = pagesim.sweep({"t": t, "missing": missing}, client=client, **kw)
+    assert df.trace.tolist() == ["t"] * 4 + ["missing"] * 4
+    assert df.error[4:].str.startswith("TraceFormatError: ").all() and df.fraction[4:].isna().all()
+    assert df.drop(columns="trace")[:4].equals(local.drop(columns="trace"))

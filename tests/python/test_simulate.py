@@ -248,6 +248,46 @@ def test_cli_sweep_axes_and_pivot(tmp_path):
     assert body == faults and faults["fifo"] == ["45", "50"]  # 9 and 10 per round of the string
 
 
+def test_cli_sweep_keep_going(tmp_path):
+    # Belady's string written 5 times: 5 pages, all dirty. With 2 swap slots the runs at 3
+    # frames fill them; at 5 frames nothing is evicted. Without --keep-going the first failure
+    # stops the sweep (status 2, one line); with it every other run is printed and written.
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"W {p}\n" for p in BELADY) * 5)
+    csv = tmp_path / "out.csv"
+    args = ["sweep", str(path), "--policies", "fifo,lru", "--frames", "3,5", "--page-numbers",
+            "-P", "swap_slots=2,64", "-o", str(csv)]
+    out = run_cli(*args)
+    assert out.returncode == 2 and out.stderr.startswith("pagesim: error: swap is full: all 2 slots")
+    assert not csv.exists()
+    out = run_cli(*args, "--keep-going")
+    assert out.returncode == 1
+    header, *rows = out.stdout.splitlines()[:9]
+    assert header.split() == ["trace", "swap_slots", "policy", "frames", "fraction", "faults",
+                              "major_faults", "swap_outs"]
+    t = pagesim.load(path, page_numbers=True)
+    expected = [[str(slots), policy, str(f)] + (["<NA>"] * 3 if slots == 2 and f == 3 else [
+        str(r["faults"]), str(r["major_faults"]), str(r["swap_outs"])])
+        for slots in (2, 64) for policy in ("fifo", "lru") for f in (3, 5)
+        for r in [pagesim.simulate(t, policy, frames=f, swap_slots=slots) if slots == 64 or f == 5 else None]]
+    assert [row.split()[1:4] + row.split()[5:] for row in rows] == expected
+    assert expected[4][3:] != ["5", "0", "0"]  # at 3 frames with room in swap: swap-outs
+    first, *failed = out.stderr.splitlines()
+    assert first == "pagesim: 2 runs failed:" and len(failed) == 2
+    for line, p in zip(failed, ("fifo", "lru")):
+        assert re.fullmatch(
+            rf"  {p} on {re.escape(str(path))} at 3 frames, swap_slots=2: ConfigError: swap is full: "
+            r"all 2 slots \(parameter 'swap_slots'\) are in use, so dirty page pid 0 vpn 0x\d cannot be "
+            r"swapped out; raise swap_slots \(0 means twice the trace's pages\)", line), line
+    import pandas as pd
+    table = pd.read_csv(csv)
+    assert table.error.notna().tolist() == [True, False] * 2 + [False] * 4
+    # Nothing failed: status 0, and the CSV's error column is empty.
+    out = run_cli(*args[:-4], "-P", "swap_slots=64", "-o", str(csv), "--keep-going")
+    assert out.returncode == 0 and out.stderr == ""
+    assert pd.read_csv(csv).error.isna().all()
+
+
 def test_cli_sweep_errors_name_the_option(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("R 1\nR 2\n")

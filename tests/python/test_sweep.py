@@ -5,6 +5,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -259,6 +260,54 @@ def test_a_failing_run_is_named():
     with pytest.raises(RuntimeError, match="out of ideas") as info:
         pagesim.sweep(t, policies=[Broken()], frames=[10_000, 7], progress=False)
     assert info.value.__notes__[-1] == "in the sweep's run of Broken on numpy at 7 frames"
+
+
+def test_on_error_record_keeps_every_other_run():
+    # The failing runs of test_a_failing_run_is_named, recorded: fifo and lru at 5 frames fill
+    # their 10 swap slots; at 10**4 frames (beyond the footprint) nothing is swapped; a Python
+    # policy that raises at its first reclaim fails at 7 frames only.
+    t = random_trace(1)
+
+    class Broken(OrderedDictLRU):
+        def select_victims(self, want, view):
+            raise RuntimeError("out of ideas")
+
+    kw = dict(frames=[10_000, 5], swap_slots=10, device=["nvme"], progress=False)
+    with pytest.warns(RuntimeWarning, match=r"pagesim.sweep: 2 run\(s\) failed.*The first: ConfigError: "
+                                            r"swap is full.*\(run of fifo on numpy at 5 frames\)"):
+        df = pagesim.sweep(t, policies=["fifo", "lru"], on_error="record", **kw)
+    assert df.columns[-1] == "error" and list(df.columns[:-1]) == list(
+        pagesim.sweep(t, policies=["fifo"], frames=[10_000], swap_slots=10, device=["nvme"],
+                      progress=False).columns)
+    assert df.error.isna().tolist() == [True, False, True, False]
+    assert all(e.startswith("ConfigError: swap is full: all 10 slots") for e in df.error[1::2])
+    assert df.frames.tolist() == [10_000, 5, 10_000, 5]
+    assert df.fraction[1] == 5 / t.num_pages and df.device.tolist() == ["nvme"] * 4
+    # A failed run's figures are missing; integer columns stay integers (pandas' Int64).
+    assert df.faults.dtype == "Int64" and df.faults.isna().tolist() == [False, True, False, True]
+    for k, policy in [(0, "fifo"), (2, "lru")]:
+        single = pagesim.simulate(t, policy, frames=10_000, swap_slots=10, device="nvme")
+        assert df.faults[k] == single.counters["faults"] and df.elapsed_ns[k] == single.time["elapsed_ns"]
+
+    with pytest.warns(RuntimeWarning, match="1 run"):
+        df = pagesim.sweep(t, policies=[Broken()], frames=[10_000, 7], on_error="record", progress=False)
+    assert df.error[1] == "RuntimeError: out of ideas" and df.error[0] is None
+    assert df.faults[0] == pagesim.simulate(t, "lru", frames=10_000).counters["faults"]
+    # Per process: a failed run is one row, without a pid.
+    with pytest.warns(RuntimeWarning):
+        df = pagesim.sweep(t, policies=["fifo"], per_process=True, on_error="record", **kw)
+    assert df.pid.isna().sum() == 1 and df.error.notna().sum() == 1
+    assert t.num_procs > 1 and len(df) == t.num_procs + 1
+    # Nothing failed: the same table as without recording, with an empty error column.
+    plain = pagesim.sweep(t, policies=["fifo", "lru"], frames=[10_000], progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        recorded = pagesim.sweep(t, policies=["fifo", "lru"], frames=[10_000], progress=False,
+                                 on_error="record")
+    assert recorded.drop(columns="error").equals(plain) and recorded.error.isna().all()
+    with pytest.raises(pagesim.ConfigError, match="parameter 'on_error' = 'skip' is not allowed: "
+                                                  "choose one of raise, record"):
+        pagesim.sweep(t, policies=["fifo"], frames=[5], on_error="skip")
 
 
 def test_axes_may_be_ranges_and_numpy_arrays():

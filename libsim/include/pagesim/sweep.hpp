@@ -34,12 +34,21 @@ struct SweepJob {
 //   SweepRunner run(traces, jobs, 0);  // 0 threads: one per hardware thread
 //   while (!run.wait_for(std::chrono::milliseconds(100))) show(run.done(), run.size());
 //   std::vector<Result> results = run.results();
+//
+// A job that fails (a bad parameter, a full swap area, a policy's exception) stops the sweep,
+// or with OnError::kRecord is set aside while the other jobs run: result(k) then gives each
+// job's result or rethrows its own error, so hours of runs are not lost to one of them.
 class SweepRunner {
  public:
+  enum class OnError {
+    kStop,    // no job starts after a failure; results() rethrows it
+    kRecord,  // every job runs; result(k) rethrows job k's error
+  };
+
   // Throws ConfigError if a job names a trace index out of range. The traces stay alive as
   // long as the runner.
   SweepRunner(std::vector<std::shared_ptr<const Trace>> traces, std::vector<SweepJob> jobs,
-              std::size_t threads);
+              std::size_t threads, OnError on_error = OnError::kStop);
   // Cancels the jobs not yet started and joins the threads.
   ~SweepRunner();
   SweepRunner(const SweepRunner&) = delete;
@@ -58,9 +67,13 @@ class SweepRunner {
   bool wait_for(std::chrono::milliseconds timeout);
   void wait();
 
-  // Waits, then returns the results in job order. Rethrows the first error a job raised (the
-  // other jobs are cancelled when one fails); throws Error if the sweep was cancelled.
+  // Waits, then returns the results in job order. Rethrows the first error a job raised (with
+  // OnError::kStop the other jobs are cancelled when one fails); throws Error if the sweep was
+  // cancelled.
   std::vector<Result> results();
+  // Waits, then returns job k's result or rethrows the error it raised; throws Error if it
+  // never ran (the sweep was cancelled or stopped before it).
+  Result result(std::size_t k);
   const SweepJob& job(std::size_t k) const { return jobs_[k]; }
   // The job whose error results() rethrows, or size() if none failed.
   std::size_t failed_job() {
@@ -73,7 +86,10 @@ class SweepRunner {
 
   std::vector<std::shared_ptr<const Trace>> traces_;
   std::vector<SweepJob> jobs_;
+  OnError on_error_;
   std::vector<Result> results_;
+  std::vector<std::exception_ptr> errors_;  // per job, with OnError::kRecord
+  std::vector<char> ran_;                   // per job: it finished, well or not
   std::atomic<std::size_t> next_{0};
   std::atomic<std::size_t> done_{0};
   std::atomic<bool> cancel_{false};
