@@ -118,6 +118,11 @@ def frames_for(fraction: float, num_pages: int) -> int:
     return max(1, int(round(fraction * num_pages)))
 
 
+def fraction_of(frames: int, num_pages: int) -> float:
+    """Memory as a share of a trace's footprint; NaN for a trace without pages."""
+    return frames / num_pages if num_pages else float("nan")
+
+
 def _is_axis(value: Any) -> bool:
     return isinstance(value, (list, tuple, range)) or (isinstance(value, np.ndarray) and value.ndim == 1)
 
@@ -155,7 +160,7 @@ def _rows(trace_name: str, label: str, fraction: Optional[float], num_pages: int
     s.pop("policy")
     frames = s.pop("frames")
     head = {"trace": trace_name, "policy": label, "frames": frames,
-            "fraction": fraction if fraction is not None else frames / num_pages, **combo}
+            "fraction": fraction if fraction is not None else fraction_of(frames, num_pages), **combo}
     if procs is None:
         return [{**head, **s}]
     return [{**head, **p} for p in procs]
@@ -213,7 +218,7 @@ def failed_rows(trace_name: str, label: str, fraction: Optional[float], frames: 
         if frames is None:
             frames = frames_for(fraction, num_pages)
         elif fraction is None:
-            fraction = frames / num_pages
+            fraction = fraction_of(frames, num_pages)
     return [{"trace": trace_name, "policy": label, "frames": frames, "fraction": fraction, **combo,
              "error": error}]
 

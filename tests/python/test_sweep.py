@@ -354,3 +354,12 @@ def test_a_device_figure_goes_to_the_swept_devices_it_applies_to():
     with pytest.raises(pagesim.ConfigError, match=r"parameter 'device_seek_ms' applies to none of the swept "
                                                   r"devices \(nvme, zram\): it is for device hdd-2002, hdd-laptop"):
         pagesim.sweep(t, device=["nvme", "zram"], device_seek_ms=2.0, **kw)
+
+
+def test_a_trace_without_pages_sweeps_to_zero_faults():
+    # Its memory is no share of a footprint: fraction NaN (it divided by zero before).
+    empty = pagesim.Trace.from_arrays(np.array([], dtype=np.int64))
+    df = pagesim.sweep(empty, policies=["lru", "belady"], frames=[3], progress=False)
+    assert df.fraction.isna().all() and (df.faults == 0).all() and df.frames.tolist() == [3, 3]
+    df = pagesim.sweep(empty, policies=["lru"], fractions=[0.5], progress=False)
+    assert df.fraction.tolist() == [0.5] and df.frames.tolist() == [1] and df.faults[0] == 0
