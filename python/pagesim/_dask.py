@@ -120,6 +120,5 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
                                        errors[future.key])
             continue
         num_pages, figures = outputs[future.key]
-        rows += [dict(row, error=None) if record else row
-                 for row in _sweep._rows(name, label, fraction, num_pages, figures, combo)]
+        rows += _sweep._rows(name, label, fraction, num_pages, figures, combo)
     return rows

@@ -226,11 +226,13 @@ def failed_rows(trace_name: str, label: str, fraction: Optional[float], frames: 
 def table(rows: List[Dict[str, Any]], record: bool):
     """The sweep's DataFrame. Recorded (``on_error="record"``), every row has ``error``: None,
     or the failure of a run whose figures are then missing; a column of integers stays one
-    (pandas' nullable Int64) with <NA> in the rows of failed runs."""
+    (pandas' nullable Int64) with <NA> in the rows of failed runs (failed_rows; the others
+    may leave ``error`` out)."""
     import pandas as pd
 
     if not record:
         return pd.DataFrame(rows)
+    rows = [r if "error" in r else {**r, "error": None} for r in rows]
     ok = [r for r in rows if r["error"] is None]
     # The columns in a complete row's order (the error last), whichever run comes first.
     columns = list(dict.fromkeys(k for r in ok[:1] + rows for k in r))
@@ -365,8 +367,6 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         Ctrl-C stops the sweep within about a tenth of a second plus the runs in progress;
         the interpreter remains usable.
     """
-    import pandas as pd
-
     named = _named_traces(traces)
     specs = _policy_specs(policies)
     sizes = _memory_sizes(frames, fractions)
@@ -447,6 +447,5 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         if k in errors:
             rows += failed_rows(name, label, fraction, nframes, trace.num_pages, combo, errors[k])
         else:
-            rows += [dict(row, error=None) if record else row for row in
-                     _rows(name, label, fraction, trace.num_pages, figures(results[k], per_process), combo)]
+            rows += _rows(name, label, fraction, trace.num_pages, figures(results[k], per_process), combo)
     return table(rows, record)
