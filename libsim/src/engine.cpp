@@ -94,6 +94,7 @@ EngineConfig EngineConfig::from_params(const Params& params) {
   config.interval_ns = static_cast<Tick>(params.get_int(
       "interval_ns", static_cast<std::int64_t>(config.interval_ns), 0, std::int64_t{1} << 60));
   config.free_on_exit = params.get_bool("free_on_exit", false);
+  config.page_stats = params.get_bool("page_stats", false);
   return config;
 }
 
@@ -261,6 +262,12 @@ Engine::Engine(const Trace& trace, const EngineConfig& config, std::string polic
                       " accesses last beyond 2^63 ns (292 years) of virtual time: lower them");
   }
   bits_.resize(trace.num_pages());
+  if (config_.page_stats) {
+    for (auto* counts : {&page_stats_.faults, &page_stats_.major_faults, &page_stats_.readahead,
+                         &page_stats_.evictions, &page_stats_.writes}) {
+      counts->assign(trace.num_pages(), 0);
+    }
+  }
   for (PageId p = 0; p < trace.num_pages(); ++p) {
     if (trace.page_kind(p) == PageKind::kFile) bits_[p].set(page_bits::kFile);
   }
@@ -679,7 +686,7 @@ namespace {
 
 // The counts of a fault on a page with bits `bits`, into c.
 void count_fault(int bits, Counters& c) {
-  const bool major = (bits & (page_bits::kSeen | page_bits::kFile)) != 0;
+  const bool major = page_bits::major_fault(bits);
   const bool swap_in = (bits & page_bits::kInSwap) != 0;  // a page with a swap copy was seen before
   const bool file = (bits & page_bits::kFile) != 0;
   ++c.faults;
@@ -864,6 +871,12 @@ Result Engine::finish() {
   }
   r.time.elapsed_ns = elapsed;
   r.swap_slots_used = swap_.used();
+  if (config_.page_stats) {
+    page_stats_.proc = trace_.page_procs();
+    page_stats_.vpn = trace_.page_vpns();
+    page_stats_.kind = trace_.page_kinds();
+    r.pages = std::make_shared<const PageStats>(std::move(page_stats_));
+  }
   r.device_stats = device_.stats();
   if (config_.device.kind == DeviceKind::kZram) {
     r.device_stats.stored_bytes = static_cast<std::uint64_t>(

@@ -211,7 +211,7 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
         ``cpu_ns``, ``swap_slots``, ``page_cluster``, ``swap_readahead``, ``read_ahead_kb``,
         ``device`` and ``device_*``, ``io_scheduler``, ``io_max_request_pages``, ``io_queue_depth``,
         ``io_read_expire_ms``, ``io_write_expire_ms``, ``io_fifo_batch``, ``io_writes_starved``,
-        ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``)
+        ``schedule``, ``quantum_ns``, ``interval_ns``, ``free_on_exit``, ``page_stats``)
         and the policy's own parameters (``seed`` for ``random``); :func:`engine_parameters`
         and :func:`policy_parameters` say what each takes. An unknown key raises
         :class:`ConfigError` naming the closest known one.
@@ -220,7 +220,8 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
     -------
     Result
         ``result.counters`` is a dict of counters, ``result["faults"]`` reads one,
-        ``result.per_process`` lists them per process.
+        ``result.per_process`` lists them per process; with ``page_stats=True``,
+        ``result.page_stats()`` has them per page.
     """
     params["frames"] = frames
     if _policy.is_python_policy(policy):

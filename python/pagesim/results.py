@@ -9,6 +9,8 @@ from __future__ import annotations
 import numbers
 from typing import Any, Dict, List
 
+import numpy as np
+
 from . import _core
 
 _SCALARS = (numbers.Number, str, bool)
@@ -86,6 +88,38 @@ def to_frame(self: _core.Result):
     return frame
 
 
+def page_stats(self: _core.Result):
+    """Each page's counts as a :class:`pandas.DataFrame`, one row per page of the trace
+    (index ``page``: the trace's page id), for a run with ``page_stats=True``.
+
+    Columns: ``pid``, ``vpn`` (virtual page number), ``kind`` (``anon`` or ``file``), then
+    ``faults``, ``major_faults``, ``readahead`` (the times readahead brought it in, which are
+    not faults), ``evictions`` and ``writes`` (its dirty evictions: swap-outs of an anonymous
+    page, writes back to its file of a file page). Which pages a policy faults on and writes
+    again, where the counters say how many: summed over the pages they are the run's
+    ``faults``, ``major_faults``, ``readahead_pages``, ``evictions`` and ``evictions_dirty``;
+    for each page ``faults + readahead - evictions`` is 1 if it is resident at the end, else 0
+    (or it was freed at its process's exit).
+    ``df.groupby("pid").sum()`` gives the processes' own; ``a.page_stats().writes -
+    b.page_stats().writes`` compares two policies page by page.
+
+    Raises
+    ------
+    ConfigError
+        The run was made without ``page_stats=True``.
+    """
+    import pandas as pd
+
+    arrays = self.page_stats_arrays
+    if arrays is None:
+        raise _core.ConfigError("this run has no page stats: run it with page_stats=True")
+    frame = pd.DataFrame({k: np.asarray(v) for k, v in arrays.items()})
+    frame["kind"] = pd.Categorical.from_codes(frame["kind"], ["anon", "file"])
+    frame.index.name = "page"
+    return frame
+
+
 def install() -> None:
     _core.Result.summary = summary
     _core.Result.to_frame = to_frame
+    _core.Result.page_stats = page_stats

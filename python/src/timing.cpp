@@ -1,5 +1,6 @@
-// Virtual time views of a Result: /usr/bin/time-like summaries, device statistics and the
-// vmstat series as read-only numpy views of the Result's Eigen arrays.
+// Views of a Result beyond its counters: /usr/bin/time-like summaries, device statistics, the
+// vmstat series as read-only numpy views of the Result's Eigen arrays, and each page's counts
+// (page_stats) as read-only views of its vectors; and the pickling of a whole Result.
 #include <algorithm>
 #include <memory>
 #include <type_traits>
@@ -33,6 +34,33 @@ py::array view_of(const M& m, py::handle owner) {
   const auto cols = static_cast<py::ssize_t>(m.cols());
   return read_only(py::array_t<T>({static_cast<py::ssize_t>(m.rows()), cols}, {cols * size, size},
                                   m.data(), owner));
+}
+
+// A read-only view of `n` values at `data`, owned by `owner`.
+template <class T>
+py::array view_of(const T* data, std::size_t n, py::handle owner) {
+  return read_only(py::array_t<T>({static_cast<py::ssize_t>(n)},
+                                  {static_cast<py::ssize_t>(sizeof(T))}, data, owner));
+}
+
+// Each page's counts, pid, vpn and kind (0 anon, 1 file) as numpy arrays; the counts and vpns
+// are views of the Result (`self`).
+py::dict page_stats_dict(const PageStats& s, const std::vector<std::uint64_t>& proc_pids,
+                         py::handle self) {
+  const std::size_t n = s.faults.size();
+  py::array_t<std::uint64_t> pid(static_cast<py::ssize_t>(n));
+  auto out = pid.mutable_unchecked<1>();
+  for (std::size_t p = 0; p < n; ++p) out(static_cast<py::ssize_t>(p)) = proc_pids[s.proc[p]];
+  py::dict d;
+  d["pid"] = read_only(pid);
+  d["vpn"] = view_of(s.vpn.data(), n, self);
+  d["kind"] = view_of(reinterpret_cast<const std::uint8_t*>(s.kind.data()), n, self);
+  d["faults"] = view_of(s.faults.data(), n, self);
+  d["major_faults"] = view_of(s.major_faults.data(), n, self);
+  d["readahead"] = view_of(s.readahead.data(), n, self);
+  d["evictions"] = view_of(s.evictions.data(), n, self);
+  d["writes"] = view_of(s.writes.data(), n, self);
+  return d;
 }
 
 py::dict times_dict(const ProcTime& t) {
@@ -128,19 +156,65 @@ std::shared_ptr<const Vmstat> vmstat_from(py::handle state) {
   return v;
 }
 
-// Pickling (multiprocessing, Dask futures, joblib): every field, the vmstat arrays copied.
-// Version 3 added Counters::pages_scanned and its vmstat series; older states are refused (a
-// Result is pickled to move it between processes of one install, not to keep).
-constexpr int kResultStateVersion = 3;
+// A vector as a numpy copy, and back.
+template <class T>
+py::array_t<T> array_of(const T* data, std::size_t n) {
+  return py::array_t<T>(static_cast<py::ssize_t>(n), data);
+}
+
+// `n` values of type T, each converted to U.
+template <class T, class U = T>
+std::vector<U> vector_from(py::handle state, std::size_t n) {
+  const auto a = state.cast<py::array_t<T, py::array::c_style | py::array::forcecast>>();
+  if (a.ndim() != 1 || static_cast<std::size_t>(a.size()) != n)
+    throw ConfigError("unsupported pickled Result state");
+  std::vector<U> out(n);
+  std::transform(a.data(), a.data() + n, out.begin(), [](T v) { return static_cast<U>(v); });
+  return out;
+}
+
+py::object page_stats_state(const Result& r) {
+  if (!r.pages) return py::none();
+  const PageStats& s = *r.pages;
+  const std::size_t n = s.faults.size();
+  return py::make_tuple(array_of(s.proc.data(), n), array_of(s.vpn.data(), n),
+                        array_of(reinterpret_cast<const std::uint8_t*>(s.kind.data()), n),
+                        array_of(s.faults.data(), n), array_of(s.major_faults.data(), n),
+                        array_of(s.readahead.data(), n), array_of(s.evictions.data(), n),
+                        array_of(s.writes.data(), n));
+}
+
+std::shared_ptr<const PageStats> page_stats_from(py::handle state) {
+  if (state.is_none()) return nullptr;
+  const auto s = state.cast<py::tuple>();
+  if (s.size() != 8) throw ConfigError("unsupported pickled Result state");
+  const std::size_t n = static_cast<std::size_t>(py::len(s[0]));
+  auto p = std::make_shared<PageStats>();
+  p->proc = vector_from<ProcId>(s[0], n);
+  p->vpn = vector_from<std::uint64_t>(s[1], n);
+  p->kind = vector_from<std::uint8_t, PageKind>(s[2], n);
+  p->faults = vector_from<std::uint64_t>(s[3], n);
+  p->major_faults = vector_from<std::uint64_t>(s[4], n);
+  p->readahead = vector_from<std::uint64_t>(s[5], n);
+  p->evictions = vector_from<std::uint64_t>(s[6], n);
+  p->writes = vector_from<std::uint64_t>(s[7], n);
+  return p;
+}
+
+// Pickling (multiprocessing, Dask futures, joblib): every field, the vmstat and page arrays
+// copied. Version 3 added Counters::pages_scanned and its vmstat series, version 4 the page
+// stats; older states are refused (a Result is pickled to move it between processes of one
+// install, not to keep).
+constexpr int kResultStateVersion = 4;
 py::tuple result_state(const Result& r) {
   return py::make_tuple(kResultStateVersion, r.policy, r.frames, fields_of(r.total),
                         list_of(r.per_proc), r.proc_pids, r.swap_slots_used, fields_of(r.time),
                         list_of(r.per_proc_time), r.device, r.schedule, fields_of(r.device_stats),
-                        vmstat_state(r));
+                        vmstat_state(r), page_stats_state(r));
 }
 
 Result result_from_state(const py::tuple& s) {
-  if (s.size() != 13 || s[0].cast<int>() != kResultStateVersion)
+  if (s.size() != 14 || s[0].cast<int>() != kResultStateVersion)
     throw ConfigError("unsupported pickled Result state");
   Result r;
   r.policy = s[1].cast<std::string>();
@@ -155,6 +229,7 @@ Result result_from_state(const py::tuple& s) {
   r.schedule = s[10].cast<std::string>();
   r.device_stats = from_fields<DeviceStats>(s[11]);
   r.vmstat = vmstat_from(s[12]);
+  r.pages = page_stats_from(s[13]);
   return r;
 }
 
@@ -205,6 +280,16 @@ void register_timing(py::module_& m) {
             return std::move(d);
           },
           "The vmstat series as read-only numpy views (None when interval_ns=0).")
+      .def_property_readonly(
+          "page_stats_arrays",
+          [](py::object self) -> py::object {
+            const Result& r = self.cast<const Result&>();
+            if (!r.pages) return py::none();
+            return page_stats_dict(*r.pages, r.proc_pids, self);
+          },
+          "Each page's counts (page_stats=True; else None), indexed by the trace's page id: "
+          "pid, vpn, kind (0 anon, 1 file), faults, major_faults, readahead (times read ahead), "
+          "evictions, writes (dirty evictions), as read-only numpy arrays.")
       .def(py::pickle(&result_state, &result_from_state));
 
   m.def("device_presets", &DeviceConfig::preset_names);

@@ -29,6 +29,40 @@ Params with_order(const std::string& name, Params params) {
   return params;
 }
 
+// A run with page_stats: the same counters as `without` (the run without page_stats), which
+// its pages add up to, each page brought in (by faults and readahead) once more than evicted
+// if resident at the end, else as often.
+void check_page_stats(const Trace& t, const std::string& name, Params params,
+                      const Counters& without) {
+  params.set("page_stats", true);
+  const Result r = simulate(t, name, params);
+  CHECK(r.total == without);
+  REQUIRE(static_cast<bool>(r.pages));
+  const PageStats& s = *r.pages;
+  REQUIRE(s.faults.size() == t.num_pages());
+  Counters sum;
+  std::uint64_t resident = 0;
+  for (PageId p = 0; p < t.num_pages(); ++p) {
+    sum.faults += s.faults[p];
+    sum.major_faults += s.major_faults[p];
+    sum.readahead_pages += s.readahead[p];
+    sum.evictions += s.evictions[p];
+    sum.evictions_dirty += s.writes[p];
+    CHECK(s.major_faults[p] <= s.faults[p]);
+    CHECK(s.writes[p] <= s.evictions[p]);
+    const std::uint64_t in = s.faults[p] + s.readahead[p];
+    CHECK((in == s.evictions[p] || in == s.evictions[p] + 1));
+    resident += in - s.evictions[p];
+    CHECK(s.vpn[p] == t.page_vpn(p));
+  }
+  CHECK(sum.faults == without.faults);
+  CHECK(sum.major_faults == without.major_faults);
+  CHECK(sum.readahead_pages == without.readahead_pages);
+  CHECK(sum.evictions == without.evictions);
+  CHECK(sum.evictions_dirty == without.evictions_dirty);
+  CHECK(resident == without.faults + without.readahead_pages - without.evictions);
+}
+
 // A policy with its parameters: every registered policy as it comes, and the documented
 // parameters that switch on a mechanism of its own (README, "Kernel policies").
 struct Variant {
@@ -91,6 +125,7 @@ TEST_CASE("conformance: every registered policy") {
 
       // Deterministic for fixed parameters (seeded policies included).
       CHECK(simulate(t, name, params).total == r.total);
+      check_page_stats(t, name, params, r.total);
 
       // Prescient MIN is a lower bound on faults of textbook demand paging in one order: no
       // readahead, static order for both.
@@ -103,6 +138,8 @@ TEST_CASE("conformance: every registered policy") {
                          {"page_cluster", std::int64_t{0}},
                          {"schedule", std::string("static")}};
         CHECK(simulate(t, "belady", min).total.faults <= own.total.faults);
+        // A one-process trace takes the plain loop without page_stats, the general one with.
+        check_page_stats(t, name, textbook, own.total);
         // Demand paging one victim at a time: select_victim inlined (a one-process trace
         // takes the engine's plain loop), select_victims virtual (the general loop); without
         // a device, on a disk with a short queue, on zram.

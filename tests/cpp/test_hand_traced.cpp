@@ -1,6 +1,8 @@
 // Reference strings traced by hand, with the memory state after each access in comments.
 #include <doctest/doctest.h>
 
+#include <map>
+
 #include "helpers.hpp"
 
 namespace pagesim::test {
@@ -112,6 +114,49 @@ TEST_CASE("a written page costs a swap-out when evicted, a read-only one does no
   CHECK(c.evictions == 3);
   CHECK(c.evictions_dirty == 1);
   CHECK(c.evictions_clean == 2);
+}
+
+TEST_CASE("page_stats: FIFO's faults, evictions and writes page by page on Belady's string") {
+  // W1 R2 W3 R4 R1 R2 R5 R1 R2 R3 R4 R5, FIFO, 3 frames (the anomaly test's states):
+  // 1* 2* 3* [1 2 3]; R4*: evict 1, dirty: written (swap-out) [2 3 4];
+  // R1*: 1 swapped in (major), clean with its slot; evict 2 (clean, never written) [3 4 1];
+  // R2*: major (a zero refill); evict 3, dirty: written [4 1 2];
+  // R5*: minor; evict 4 (clean) [1 2 5]; 1, 2 hits;
+  // R3*: swapped in; evict 1: clean, its slot still holds it: no write [2 5 3];
+  // R4*: major (zero refill); evict 2 (clean) [5 3 4]; 5 hit.
+  // Per page (faults, major, evictions, writes): 1 (2, 1, 2, 1), 2 (2, 1, 2, 0),
+  // 3 (2, 1, 1, 1), 4 (2, 1, 1, 0), 5 (1, 0, 0, 0); 3, 4 and 5 resident at the end.
+  const Trace t = text("W 1\nR 2\nW 3\nR 4\nR 1\nR 2\nR 5\nR 1\nR 2\nR 3\nR 4\nR 5\n");
+  const Result r = simulate(
+      t, "fifo", testing::textbook(Params{{"frames", std::int64_t{3}}, {"page_stats", true}}));
+  REQUIRE(static_cast<bool>(r.pages));
+  const PageStats& s = *r.pages;
+  struct Want {
+    std::uint64_t faults, major, evictions, writes;
+  };
+  const std::map<std::uint64_t, Want> want = {{1, {2, 1, 2, 1}},
+                                              {2, {2, 1, 2, 0}},
+                                              {3, {2, 1, 1, 1}},
+                                              {4, {2, 1, 1, 0}},
+                                              {5, {1, 0, 0, 0}}};
+  REQUIRE(s.faults.size() == 5);
+  for (PageId p = 0; p < 5; ++p) {
+    CAPTURE(s.vpn[p]);
+    const Want& w = want.at(s.vpn[p]);
+    CHECK(s.faults[p] == w.faults);
+    CHECK(s.major_faults[p] == w.major);
+    CHECK(s.evictions[p] == w.evictions);
+    CHECK(s.writes[p] == w.writes);
+    CHECK(s.readahead[p] == 0);
+    CHECK(r.proc_pids[s.proc[p]] == 0);  // a text trace without pids: pid 0
+    CHECK(s.kind[p] == PageKind::kAnon);
+  }
+  CHECK(r.total.faults == 9);
+  CHECK(r.total.swap_outs == 2);
+  // The same counters as without page_stats (which replays through the engine's general loop).
+  CHECK(run(t, "fifo", 3) == r.total);
+  CHECK_FALSE(static_cast<bool>(
+      simulate(t, "fifo", testing::textbook(Params{{"frames", std::int64_t{3}}})).pages));
 }
 
 TEST_CASE("the swap cache keeps the slot: a clean re-eviction writes nothing, unless the slot is freed") {

@@ -3,7 +3,8 @@
 The README shows `python3 -m pagesim demo` at its defaults (qsbench -m 32, memory = array /
 1.5, demand paging). Here the same trace is replayed by an OrderedDict LRU and an array
 CLOCK written from the textbook, and their swap-outs and major faults must equal the table's;
-the ratios must be those numbers divided by the bracket, and the bracket must bracket.
+and so must their swap-outs page by page (page_stats); the ratios must be those numbers divided
+by the bracket, and the bracket must bracket.
 """
 from collections import OrderedDict
 from pathlib import Path
@@ -16,11 +17,13 @@ from pagesim import demo
 
 
 def lru_counts(pages, writes, frames):
-    """(swap_outs, major_faults) of LRU with the swap cache: a written page is dirty until
-    evicted; evicting it writes it; a page faulted back is clean until written again."""
+    """(swap_outs, major_faults, each page's swap-outs) of LRU with the swap cache: a written
+    page is dirty until evicted; evicting it writes it; a page faulted back is clean until
+    written again."""
     resident = OrderedDict()  # page -> dirty, least recent first
     seen = set()
     swap_outs = majors = 0
+    written = np.zeros(int(pages.max()) + 1, dtype=np.int64)
     for p, w in zip(pages.tolist(), writes.tolist()):
         if p in resident:
             resident.move_to_end(p)
@@ -30,17 +33,20 @@ def lru_counts(pages, writes, frames):
             majors += 1
         seen.add(p)
         if len(resident) == frames:
-            _, dirty = resident.popitem(last=False)
+            victim, dirty = resident.popitem(last=False)
             swap_outs += dirty
+            written[victim] += dirty
         resident[p] = w
-    return swap_outs, majors
+    return swap_outs, majors, written
 
 
 def clock_counts(pages, writes, frames):
-    """CLOCK: new pages enter referenced in the victim's slot, the hand stops after it."""
+    """CLOCK: new pages enter referenced in the victim's slot, the hand stops after it; the
+    same three counts as lru_counts."""
     slot_of, page_in, ref, dirty = {}, [None] * frames, [False] * frames, [False] * frames
     seen = set()
     hand = used = swap_outs = majors = 0
+    written = np.zeros(int(pages.max()) + 1, dtype=np.int64)
     for p, w in zip(pages.tolist(), writes.tolist()):
         s = slot_of.get(p)
         if s is not None:
@@ -60,8 +66,9 @@ def clock_counts(pages, writes, frames):
             hand = (hand + 1) % frames
             del slot_of[page_in[s]]
             swap_outs += dirty[s]
+            written[page_in[s]] += dirty[s]
         slot_of[p], page_in[s], ref[s], dirty[s] = s, p, True, w
-    return swap_outs, majors
+    return swap_outs, majors, written
 
 
 @pytest.fixture(scope="module")
@@ -75,9 +82,13 @@ def test_table_matches_independent_lru_and_clock(headline):
     writes = (trace.flags & 1).astype(bool)
     rows = df.set_index("policy")
     for policy, count in (("lru", lru_counts), ("clock", clock_counts)):
-        swap_outs, majors = count(pages, writes, frames)
+        swap_outs, majors, written = count(pages, writes, frames)
         assert rows.loc[policy, "swap_outs"] == swap_outs, policy
         assert rows.loc[policy, "major_faults"] == majors, policy
+        # Page by page (examples/where_writes_go.py): each page's swap-outs.
+        stats = pagesim.simulate(trace, policy, frames=frames, page_stats=True,
+                                 **pagesim.TEXTBOOK).page_stats()
+        assert stats.writes.tolist() == written.tolist(), policy
 
 
 def test_ratios_are_the_counts_over_the_bracket(headline):

@@ -25,7 +25,7 @@ def readme_output(command: str) -> str:
 
 @pytest.mark.parametrize("script", ["overnight_updatedb.py", "read_priority_seeks.py",
                                     "kbuild_exits.py", "hog_and_streams.py", "big_compile.py",
-                                    "swap_token.py"])
+                                    "swap_token.py", "where_writes_go.py"])
 def test_readme_shows_what_the_example_prints(script):
     printed = subprocess.run([sys.executable, str(ROOT / "examples" / script)], check=True,
                              capture_output=True, text=True, env=os.environ).stdout
@@ -694,3 +694,18 @@ def test_swap_token_claims(token_runs):
     assert elapsed(on) > elapsed(off) and (majors(off), majors(on)) == (1059, 1034)
     off, on = token_runs[115]
     assert off.counters == on.counters and elapsed(on) == elapsed(off)
+
+
+def test_where_writes_go_prose(capsys):
+    # The README's sentences under examples/where_writes_go.py's table.
+    w = load_example("where_writes_go.py")
+    capsys.readouterr()
+    last_fifth, last_three_tenths = w.tenth >= 8, w.tenth >= 7
+    belady = w.pages["belady"]
+    assert (belady.evictions == 0).sum() == 2205 and (belady.evictions[last_fifth] == 0).all()
+    assert (belady.writes == 1).sum() == 1907
+    lru = w.pages["lru"]
+    assert lru.writes.min() == 1 and (lru.writes == 4).sum() == 1161
+    for policy in ("lru", "clock", "rmap_aging"):
+        assert (w.pages[policy].writes[last_three_tenths] == 2).all(), policy
+    assert last_fifth.sum() == 2 * 819 and last_three_tenths.sum() == 3 * 819  # of 8192 pages

@@ -42,6 +42,41 @@ def test_write_then_evict_swaps_out():
     assert (c["swap_outs"], c["swap_ins"], c["evictions_dirty"]) == (1, 1, 1)
 
 
+def test_page_stats_say_which_pages_fault_and_are_written():
+    # 1 frame: W1* [1 dirty]; R2* evicts 1 (written); R1* evicts 2 (clean), swaps 1 in;
+    # W2* evicts 1 (clean, its slot still holds it: no write), 2 is a zero refill, now dirty.
+    # Page 1: 2 faults (1 major), 2 evictions, 1 write; page 2: 2 faults (1 major), 1
+    # eviction, no write, resident at the end.
+    t = pagesim.Trace.from_arrays(np.array([1, 2, 1, 2]), writes=np.array([1, 0, 0, 1]))
+    r = pagesim.simulate(t, "lru", frames=1, page_stats=True, **pagesim.TEXTBOOK)
+    df = r.page_stats()
+    assert df.index.name == "page" and list(df.columns) == [
+        "pid", "vpn", "kind", "faults", "major_faults", "readahead", "evictions", "writes"]
+    assert df[["vpn", "faults", "major_faults", "readahead", "evictions", "writes"]].values.tolist() == [
+        [1, 2, 1, 0, 2, 1], [2, 2, 1, 0, 1, 0]]
+    assert df.kind.tolist() == ["anon", "anon"]
+    assert not r.page_stats_arrays["faults"].flags.writeable
+    # The same run as without; the pages add up to its counters, per process too.
+    plain = pagesim.simulate(t, "lru", frames=1, **pagesim.TEXTBOOK)
+    assert plain.counters == r.counters and plain.page_stats_arrays is None
+    with pytest.raises(pagesim.ConfigError, match="run it with page_stats=True"):
+        plain.page_stats()
+    q = pagesim.generate("kbuild", jobs=2, seed=1)
+    r = pagesim.simulate(q, "active_inactive", frames=q.num_pages // 3, page_stats=True,
+                         device="nvme", read_ahead_kb=32)
+    df = r.page_stats()
+    assert set(df.kind) == {"anon", "file"} and df.readahead.sum() > 0
+    by_pid = df.groupby("pid")[["faults", "major_faults", "evictions", "writes"]].sum()
+    for p in r.per_process:
+        assert by_pid.loc[p["pid"]].tolist() == [p["faults"], p["major_faults"], p["evictions"],
+                                                 p["evictions_dirty"]]
+    assert df.readahead.sum() == r.counters["readahead_pages"]
+    assert pickle.loads(pickle.dumps(r)).page_stats().equals(df)
+    # A sweep's table is unchanged: the arrays are no scalar of the run.
+    kw = dict(policies=["lru"], frames=[1], progress=False)
+    assert pagesim.sweep(t, page_stats=True, **kw).equals(pagesim.sweep(t, **kw))
+
+
 def test_trace_columns_are_read_only_views_and_pickle():
     t = pagesim.Trace.from_arrays(np.array([10, 11, 10, 12]), writes=np.array([0, 1, 0, 0]))
     assert t.pages.tolist() == [0, 1, 0, 2]

@@ -115,6 +115,10 @@ struct EngineConfig {
   // the page cache. Default false: a process whose accesses end sleeps, its pages stay until
   // reclaimed (a trace does not say whether its processes exited; the hog generator's sleeps).
   bool free_on_exit = false;
+  // Count the faults, readahead, evictions and writes of every page (key "page_stats", default
+  // false): Result::pages. Which pages a policy faults on and writes again, where the run's
+  // counters say only how many; 40 bytes a page.
+  bool page_stats = false;
 
   static EngineConfig from_params(const Params& params);
   // Every key from_params reads, with what it takes ("integer from 0 to 10 (default 3)"). A
@@ -525,6 +529,8 @@ class Engine {
   bool readahead_waits_ = false;
   // No device and no slot positions: an eviction only counts (see evict).
   bool evictions_count_only_ = false;
+  // With page_stats, each page's counts (its columns are the trace's, set by finish).
+  PageStats page_stats_;
   // A swap-in may free its slot: free_slot_on_swapin is not "never", and it is not left to
   // vm_swap_full alone with a swap area that the trace's pages cannot fill more than half.
   bool frees_slots_ = false;
@@ -721,6 +727,10 @@ inline void Engine::fault_in(std::size_t i, bool reading) {
   PageBits& b = bits_[p];
   const ProcId owner = proc_of(p);
   ++fault_tallies_[owner * kTallies + fault_tally(b.value)];
+  if (config_.page_stats) {
+    ++page_stats_.faults[p];
+    page_stats_.major_faults[p] += page_bits::major_fault(b.value);
+  }
   const std::uint8_t flags = trace_.flags()[i];
   if (frees_slots_ && b.has(page_bits::kInSwap)) {
     swapin_slot(p, (flags & Trace::kWrite) != 0, reading);
@@ -744,6 +754,10 @@ inline void Engine::evict(PageId p) {
   const ProcId owner = proc_of(p);
   const int bits = b.value;
   ++eviction_tallies_[owner * kTallies + eviction_tally(bits)];
+  if (config_.page_stats) {
+    ++page_stats_.evictions[p];
+    page_stats_.writes[p] += (bits & page_bits::kDirty) != 0;
+  }
   if (evictions_count_only_) {
     if (!swap_.count_allocate(needs_slot(bits))) swap_full(p);
   } else {
@@ -858,6 +872,7 @@ void Engine::read_ahead(P& policy, std::size_t i) {
     const PageId q = r.page;
     // kSeen: a file page read ahead has been resident (a swapped-out page had it already).
     bits_[q].set(page_bits::kResident | page_bits::kSeen | page_bits::kReadahead);
+    if (config_.page_stats) ++page_stats_.readahead[q];
     ++resident_;
     ++resident_of_[proc_of(q)];
     ++counters_of(q).readahead_pages;
@@ -999,7 +1014,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
 inline bool Engine::plain(const PolicyTraits& traits) const {
   return config_.high_watermark == 0 && trace_.num_procs() == 1 && schedule_ == Schedule::kStatic &&
          config_.page_cluster == 0 && file_ra_max_ == 0 && !frees_slots_ && !traits.needs_hits &&
-         !track_page_next_;
+         !track_page_next_ && !config_.page_stats;
 }
 
 template <class P>

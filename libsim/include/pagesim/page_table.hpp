@@ -26,6 +26,9 @@ inline constexpr std::uint8_t kReadahead = 64;
 // Freed by its process's exit (free_on_exit): never accessed again. Only error messages read
 // it (a policy that nominates it forgot on_free).
 inline constexpr std::uint8_t kFreed = 128;
+// A fault on a page with these bits is major: the page was resident before, or it is a file
+// page (its first touch reads the file). Else it is minor (a first touch, zero-filled).
+inline constexpr bool major_fault(int bits) { return (bits & (kSeen | kFile)) != 0; }
 // Engine::fault_tally and eviction_tally depend on these positions.
 static_assert(kDirty == 1 << 1 && kSeen == 1 << 3 && kInSwap == 1 << 4 && kFile == 1 << 5 &&
               kReadahead == 1 << 6);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "pagesim/device.hpp"
+#include "pagesim/trace.hpp"
 
 namespace pagesim {
 
@@ -115,6 +116,28 @@ struct ProcTime {
   }
 };
 
+// Each page's counts in a run with page_stats (EngineConfig::page_stats), indexed by the
+// trace's dense PageId, beside the page's process, virtual page number and kind (the trace's
+// own columns, shared). Summed over the pages they are the run's faults, major_faults,
+// readahead_pages, evictions and evictions_dirty. Per page:
+//   faults >= major_faults (a first touch of an anonymous page is its minor fault; every
+//     other fault, a file page's first touch included, is major);
+//   readahead: the times swap or file readahead brought it in, which are not faults;
+//   writes: its dirty evictions (swap-outs of an anonymous page, file writes of a file page),
+//     writes <= evictions;
+//   faults + readahead - evictions = 1 if it is resident at the end, else 0 (or freed at its
+//     process's exit, with free_on_exit).
+struct PageStats {
+  Column<ProcId> proc;
+  Column<std::uint64_t> vpn;
+  Column<PageKind> kind;
+  std::vector<std::uint64_t> faults;
+  std::vector<std::uint64_t> major_faults;
+  std::vector<std::uint64_t> readahead;
+  std::vector<std::uint64_t> evictions;
+  std::vector<std::uint64_t> writes;
+};
+
 struct Vmstat;  // pagesim/timing.hpp (Eigen)
 
 struct Result {
@@ -134,6 +157,8 @@ struct Result {
   std::string device;
   std::string schedule;
   DeviceStats device_stats;
+  // Per page, with page_stats; null without.
+  std::shared_ptr<const PageStats> pages;
   // Time series at interval_ns; null when interval_ns = 0.
   std::shared_ptr<const Vmstat> vmstat;
 };
