@@ -66,6 +66,9 @@ def _load(args: argparse.Namespace, path: str) -> "pagesim.Trace":
 def cmd_run(args: argparse.Namespace) -> int:
     policy, own = _one_policy(args.policy)  # the arguments' errors before the reading
     params = _params(args.param)
+    if args.pages:
+        _check_output_dir(args.pages, "--pages")
+        params["page_stats"] = True
     traces = [_load(args, path) for path in args.trace]
     trace = traces[0] if len(traces) == 1 else pagesim.together(traces)
     if args.vmstat and params.get("interval_ns") == 0:
@@ -90,6 +93,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.vmstat and result.vmstat_arrays is not None:
         print(f"\n# vmstat, every {result.vmstat_arrays['interval_ns'] / 1e9:g} s of virtual time")
         print(result.vmstat().to_string(float_format=lambda x: f"{x:.6f}"))
+    if args.pages:
+        _write_csv(result.page_stats().reset_index(), args.pages)
+        print(f"\nwrote {args.pages}: a row per page ({trace.num_pages}), its faults, "
+              "readahead, evictions and writes")
     return 0
 
 
@@ -472,6 +479,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--vmstat", action="store_true",
                      help="print the vmstat series (interval: -P interval_ns=..., default 1 s)")
     _add_read_options(run)
+    run.add_argument("--pages", metavar="CSV",
+                     help="write each page's counts to this CSV file: page, pid, vpn, kind, "
+                          "faults, major_faults, readahead, evictions, writes (page_stats)")
     run.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="engine or policy parameter, e.g. -P seed=7 (repeatable)")
     run.set_defaults(func=cmd_run)

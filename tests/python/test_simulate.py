@@ -174,6 +174,21 @@ def test_cli_run_prints_counters(tmp_path):
     assert lines["faults"] == "9"
 
 
+def test_cli_run_writes_each_pages_counts(tmp_path):
+    path, csv = tmp_path / "t.txt", tmp_path / "pages.csv"
+    path.write_text("".join(f"{'W' if p % 2 else 'R'} {p}\n" for p in BELADY))
+    out = run_cli("run", str(path), "--policy", "fifo", "--frames", "3", "--page-numbers",
+                  "-P", "page_cluster=0", "--pages", str(csv))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == f"wrote {csv}: a row per page (5), its faults, readahead, evictions and writes"
+    import pandas as pd
+    expected = pagesim.simulate(pagesim.load(path, page_numbers=True), "fifo", frames=3, page_cluster=0,
+                                page_stats=True).page_stats().reset_index()
+    got = pd.read_csv(csv)
+    pd.testing.assert_frame_equal(got, expected, check_dtype=False, check_categorical=False)
+    assert got.faults.tolist() == [2, 2, 2, 2, 1]  # FIFO at 3 frames: test_hand_traced.cpp
+
+
 def test_cli_run_with_a_device_prints_time_device_and_vmstat(tmp_path):
     # Two processes writing Belady's string over their own pages, on nvme: the run's time view,
     # device counts and vmstat rows, as the Python API gives them.
