@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
+import numpy as np
+
 from ._core import ConfigError
 
-__all__ = ["plot_faults", "plot_miss_ratio", "plot_prescient_ratio", "plot_vmstat"]
+__all__ = ["plot_faults", "plot_miss_ratio", "plot_pages", "plot_prescient_ratio", "plot_vmstat"]
 
 
 def _axes(ax: Any):
@@ -252,8 +254,6 @@ def plot_prescient_ratio(df: Any, *, ax: Any = None, reference: Optional[float] 
         Lines (bands) against frames, or grouped bars (with a whisker up to the ratio to the
         lower bound) when the table has a single memory size.
     """
-    import numpy as np
-
     bracket = "ratio_to_best" in df.columns
     _need(df, ["policy", "frames", "ratio_to_best", "ratio_to_lower_bound"] if bracket
           else ["policy", "frames", "ratio"], "plot_prescient_ratio")
@@ -289,6 +289,55 @@ def plot_prescient_ratio(df: Any, *, ax: Any = None, reference: Optional[float] 
     ax.grid(True, alpha=0.3)
     ax.set_title("Real vs prescient (band: from the best prescient heuristic to the lower bound)"
                  if bracket else "Real vs prescient")
+    return ax
+
+
+def plot_pages(runs: Any, *, column: str = "writes", bins: int = 64, ax: Any = None):
+    """Where in the address space a count falls: each run's per-page ``column`` summed over
+    ``bins`` equal runs of pages, one step line per run.
+
+    Parameters
+    ----------
+    runs
+        A dict label -> run: a :class:`pagesim.Result` made with ``page_stats=True``, or its
+        :meth:`~pagesim.Result.page_stats` table. The runs are of one trace: the x axis is its
+        pages in process and virtual-address order (a process's pages side by side).
+    column
+        A column of ``page_stats()``: ``writes`` (swap-outs and file writes), ``faults``,
+        ``major_faults``, ``readahead`` or ``evictions``.
+    bins
+        How many runs of pages the address space is cut into (at most one per page).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    from ._core import Result
+
+    if not isinstance(runs, dict) or not runs:
+        raise ConfigError("plot_pages takes a dict label -> run (a Result or its page_stats() table)")
+    tables = {label: r.page_stats() if isinstance(r, Result) else r for label, r in runs.items()}
+    for label, t in tables.items():
+        _need(t, ["pid", "vpn", column], f"plot_pages ({label})")
+    sizes = {len(t) for t in tables.values()}
+    if len(sizes) != 1:
+        raise ConfigError(f"plot_pages: the runs have different numbers of pages ({sorted(sizes)}): "
+                          "they must be runs of one trace")
+    n = sizes.pop()
+    if n == 0:
+        raise ConfigError("plot_pages: the trace has no pages")
+    bins = max(1, min(int(bins), n))
+    edges = np.arange(bins + 1, dtype=np.int64) * n // bins  # strictly increasing: bins <= n
+    ax = _axes(ax)
+    for label, t in tables.items():
+        ordered = t.sort_values(["pid", "vpn"], kind="stable")[column].to_numpy(dtype=np.int64)
+        sums = np.add.reduceat(ordered, edges[:-1])
+        ax.step(edges, np.append(sums, sums[-1:]), where="post", label=str(label))
+    ax.set_xlabel("pages, in process and virtual-address order")
+    ax.set_ylabel(f"{column.replace('_', ' ')} per {n / bins:.3g} pages")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    ax.set_title(f"{column.replace('_', ' ')} across the address space")
     return ax
 
 

@@ -114,3 +114,29 @@ def test_prescient_ratio_bands_from_the_bracket_table():
     with pytest.raises(pagesim.ConfigError, match="missing: ratio_to_lower_bound"):
         plots.plot_prescient_ratio(df.drop(columns="ratio_to_lower_bound"))
     plt.close("all")
+
+
+def test_pages_sums_a_column_over_runs_of_pages():
+    # Two processes of 3 pages each, given out of order: the x axis is pid then vpn. Writes
+    # in that order: pid 1 vpns 10, 11, 12 -> 1, 2, 3; pid 2 vpns 5, 6, 7 -> 4, 5, 6.
+    # 3 bins of 2 pages: 3, 7, 11.
+    t = pd.DataFrame({"pid": [2, 1, 2, 1, 2, 1], "vpn": [7, 12, 5, 10, 6, 11],
+                      "writes": [6, 3, 4, 1, 5, 2]})
+    ax = plots.plot_pages({"hand": t}, bins=3)
+    (line,) = ax.get_lines()
+    assert list(line.get_xdata()) == [0, 2, 4, 6] and list(line.get_ydata()) == [3, 7, 11, 11]
+    assert line.get_drawstyle() == "steps-post" and line.get_label() == "hand"
+    # From runs: the bins add up to the run's counter.
+    trace = pagesim.generate("qsbench", mib=1, seed=1)
+    runs = {p: pagesim.simulate(trace, p, frames=150, page_stats=True, **pagesim.TEXTBOOK)
+            for p in ("lru", "belady")}
+    ax = plots.plot_pages(runs, column="writes", bins=16)
+    for line, r in zip(ax.get_lines(), runs.values()):
+        assert sum(line.get_ydata()[:-1]) == r.counters["evictions_dirty"] > 0
+    with pytest.raises(pagesim.ConfigError, match="missing: writes"):
+        plots.plot_pages({"x": t.drop(columns="writes")})
+    with pytest.raises(pagesim.ConfigError, match="runs of one trace"):
+        plots.plot_pages({"a": t, "b": t.iloc[:3]})
+    with pytest.raises(pagesim.ConfigError, match="run it with page_stats=True"):
+        plots.plot_pages({"a": pagesim.simulate(trace, "lru", frames=150)})
+    plt.close("all")
