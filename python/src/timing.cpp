@@ -184,7 +184,8 @@ py::object page_stats_state(const Result& r) {
                         array_of(s.writes.data(), n));
 }
 
-std::shared_ptr<const PageStats> page_stats_from(py::handle state) {
+// `num_procs`: the Result's processes, one of which each page names.
+std::shared_ptr<const PageStats> page_stats_from(py::handle state, std::size_t num_procs) {
   if (state.is_none()) return nullptr;
   const auto s = state.cast<py::tuple>();
   if (s.size() != 8) throw ConfigError("unsupported pickled Result state");
@@ -198,6 +199,10 @@ std::shared_ptr<const PageStats> page_stats_from(py::handle state) {
   p->readahead = vector_from<std::uint64_t>(s[5], n);
   p->evictions = vector_from<std::uint64_t>(s[6], n);
   p->writes = vector_from<std::uint64_t>(s[7], n);
+  for (std::size_t k = 0; k < n; ++k) {
+    if (p->proc[k] >= num_procs || p->kind[k] > PageKind::kFile)
+      throw ConfigError("unsupported pickled Result state");
+  }
   return p;
 }
 
@@ -229,7 +234,7 @@ Result result_from_state(const py::tuple& s) {
   r.schedule = s[10].cast<std::string>();
   r.device_stats = from_fields<DeviceStats>(s[11]);
   r.vmstat = vmstat_from(s[12]);
-  r.pages = page_stats_from(s[13]);
+  r.pages = page_stats_from(s[13], r.proc_pids.size());
   return r;
 }
 

@@ -88,7 +88,7 @@ class SweepRunner {
   std::vector<SweepJob> jobs_;
   OnError on_error_;
   std::vector<Result> results_;
-  std::vector<std::exception_ptr> errors_;  // per job, with OnError::kRecord
+  std::vector<std::exception_ptr> errors_;  // per job: its error, if it failed
   std::vector<char> ran_;                   // per job: it finished, well or not
   std::atomic<std::size_t> next_{0};
   std::atomic<std::size_t> done_{0};
