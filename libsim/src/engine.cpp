@@ -875,6 +875,8 @@ Result Engine::finish() {
     page_stats_.proc = trace_.page_procs();
     page_stats_.vpn = trace_.page_vpns();
     page_stats_.kind = trace_.page_kinds();
+    page_stats_.accesses.assign(trace_.num_pages(), 0);
+    for (const PageId p : trace_.pages()) ++page_stats_.accesses[p];
     r.pages = std::make_shared<const PageStats>(std::move(page_stats_));
   }
   r.device_stats = device_.stats();

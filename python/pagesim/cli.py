@@ -95,8 +95,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(result.vmstat().to_string(float_format=lambda x: f"{x:.6f}"))
     if args.pages:
         _write_csv(result.page_stats().reset_index(), args.pages)
-        print(f"\nwrote {args.pages}: a row per page ({trace.num_pages}), its faults, "
-              "readahead, evictions and writes")
+        print(f"\nwrote {args.pages}: a row per page ({trace.num_pages}), its accesses, "
+              "faults, readahead, evictions and writes")
     return 0
 
 
@@ -481,7 +481,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_read_options(run)
     run.add_argument("--pages", metavar="CSV",
                      help="write each page's counts to this CSV file: page, pid, vpn, kind, "
-                          "faults, major_faults, readahead, evictions, writes (page_stats)")
+                          "accesses, faults, major_faults, readahead, evictions, writes (page_stats)")
     run.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",
                      help="engine or policy parameter, e.g. -P seed=7 (repeatable)")
     run.set_defaults(func=cmd_run)

@@ -55,6 +55,7 @@ py::dict page_stats_dict(const PageStats& s, const std::vector<std::uint64_t>& p
   d["pid"] = read_only(pid);
   d["vpn"] = view_of(s.vpn.data(), n, self);
   d["kind"] = view_of(reinterpret_cast<const std::uint8_t*>(s.kind.data()), n, self);
+  d["accesses"] = view_of(s.accesses.data(), n, self);
   d["faults"] = view_of(s.faults.data(), n, self);
   d["major_faults"] = view_of(s.major_faults.data(), n, self);
   d["readahead"] = view_of(s.readahead.data(), n, self);
@@ -179,26 +180,27 @@ py::object page_stats_state(const Result& r) {
   const std::size_t n = s.faults.size();
   return py::make_tuple(array_of(s.proc.data(), n), array_of(s.vpn.data(), n),
                         array_of(reinterpret_cast<const std::uint8_t*>(s.kind.data()), n),
-                        array_of(s.faults.data(), n), array_of(s.major_faults.data(), n),
-                        array_of(s.readahead.data(), n), array_of(s.evictions.data(), n),
-                        array_of(s.writes.data(), n));
+                        array_of(s.accesses.data(), n), array_of(s.faults.data(), n),
+                        array_of(s.major_faults.data(), n), array_of(s.readahead.data(), n),
+                        array_of(s.evictions.data(), n), array_of(s.writes.data(), n));
 }
 
 // `num_procs`: the Result's processes, one of which each page names.
 std::shared_ptr<const PageStats> page_stats_from(py::handle state, std::size_t num_procs) {
   if (state.is_none()) return nullptr;
   const auto s = state.cast<py::tuple>();
-  if (s.size() != 8) throw ConfigError("unsupported pickled Result state");
+  if (s.size() != 9) throw ConfigError("unsupported pickled Result state");
   const std::size_t n = static_cast<std::size_t>(py::len(s[0]));
   auto p = std::make_shared<PageStats>();
   p->proc = vector_from<ProcId>(s[0], n);
   p->vpn = vector_from<std::uint64_t>(s[1], n);
   p->kind = vector_from<std::uint8_t, PageKind>(s[2], n);
-  p->faults = vector_from<std::uint64_t>(s[3], n);
-  p->major_faults = vector_from<std::uint64_t>(s[4], n);
-  p->readahead = vector_from<std::uint64_t>(s[5], n);
-  p->evictions = vector_from<std::uint64_t>(s[6], n);
-  p->writes = vector_from<std::uint64_t>(s[7], n);
+  p->accesses = vector_from<std::uint64_t>(s[3], n);
+  p->faults = vector_from<std::uint64_t>(s[4], n);
+  p->major_faults = vector_from<std::uint64_t>(s[5], n);
+  p->readahead = vector_from<std::uint64_t>(s[6], n);
+  p->evictions = vector_from<std::uint64_t>(s[7], n);
+  p->writes = vector_from<std::uint64_t>(s[8], n);
   for (std::size_t k = 0; k < n; ++k) {
     if (p->proc[k] >= num_procs || p->kind[k] > PageKind::kFile)
       throw ConfigError("unsupported pickled Result state");
@@ -293,7 +295,8 @@ void register_timing(py::module_& m) {
             return page_stats_dict(*r.pages, r.proc_pids, self);
           },
           "Each page's counts (page_stats=True; else None), indexed by the trace's page id: "
-          "pid, vpn, kind (0 anon, 1 file), faults, major_faults, readahead (times read ahead), "
+          "pid, vpn, kind (0 anon, 1 file), accesses, faults, major_faults, readahead (times read "
+          "ahead), "
           "evictions, writes (dirty evictions), as read-only numpy arrays.")
       .def(py::pickle(&result_state, &result_from_state));
 

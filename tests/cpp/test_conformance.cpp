@@ -43,11 +43,13 @@ void check_page_stats(const Trace& t, const std::string& name, Params params,
   Counters sum;
   std::uint64_t resident = 0;
   for (PageId p = 0; p < t.num_pages(); ++p) {
+    sum.accesses += s.accesses[p];
     sum.faults += s.faults[p];
     sum.major_faults += s.major_faults[p];
     sum.readahead_pages += s.readahead[p];
     sum.evictions += s.evictions[p];
     sum.evictions_dirty += s.writes[p];
+    CHECK(s.faults[p] <= s.accesses[p]);
     CHECK(s.major_faults[p] <= s.faults[p]);
     CHECK(s.writes[p] <= s.evictions[p]);
     const std::uint64_t in = s.faults[p] + s.readahead[p];
@@ -55,6 +57,7 @@ void check_page_stats(const Trace& t, const std::string& name, Params params,
     resident += in - s.evictions[p];
     CHECK(s.vpn[p] == t.page_vpn(p));
   }
+  CHECK(sum.accesses == without.accesses);
   CHECK(sum.faults == without.faults);
   CHECK(sum.major_faults == without.major_faults);
   CHECK(sum.readahead_pages == without.readahead_pages);

@@ -126,23 +126,25 @@ TEST_CASE("page_stats: FIFO's faults, evictions and writes page by page on Belad
   // R4*: major (zero refill); evict 2 (clean) [5 3 4]; 5 hit.
   // Per page (faults, major, evictions, writes): 1 (2, 1, 2, 1), 2 (2, 1, 2, 0),
   // 3 (2, 1, 1, 1), 4 (2, 1, 1, 0), 5 (1, 0, 0, 0); 3, 4 and 5 resident at the end.
+  // Accesses: 1 and 2 three each, 3, 4 and 5 two each.
   const Trace t = text("W 1\nR 2\nW 3\nR 4\nR 1\nR 2\nR 5\nR 1\nR 2\nR 3\nR 4\nR 5\n");
   const Result r = simulate(
       t, "fifo", testing::textbook(Params{{"frames", std::int64_t{3}}, {"page_stats", true}}));
   REQUIRE(static_cast<bool>(r.pages));
   const PageStats& s = *r.pages;
   struct Want {
-    std::uint64_t faults, major, evictions, writes;
+    std::uint64_t accesses, faults, major, evictions, writes;
   };
-  const std::map<std::uint64_t, Want> want = {{1, {2, 1, 2, 1}},
-                                              {2, {2, 1, 2, 0}},
-                                              {3, {2, 1, 1, 1}},
-                                              {4, {2, 1, 1, 0}},
-                                              {5, {1, 0, 0, 0}}};
+  const std::map<std::uint64_t, Want> want = {{1, {3, 2, 1, 2, 1}},
+                                              {2, {3, 2, 1, 2, 0}},
+                                              {3, {2, 2, 1, 1, 1}},
+                                              {4, {2, 2, 1, 1, 0}},
+                                              {5, {2, 1, 0, 0, 0}}};
   REQUIRE(s.faults.size() == 5);
   for (PageId p = 0; p < 5; ++p) {
     CAPTURE(s.vpn[p]);
     const Want& w = want.at(s.vpn[p]);
+    CHECK(s.accesses[p] == w.accesses);
     CHECK(s.faults[p] == w.faults);
     CHECK(s.major_faults[p] == w.major);
     CHECK(s.evictions[p] == w.evictions);

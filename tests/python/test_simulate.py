@@ -51,9 +51,9 @@ def test_page_stats_say_which_pages_fault_and_are_written():
     r = pagesim.simulate(t, "lru", frames=1, page_stats=True, **pagesim.TEXTBOOK)
     df = r.page_stats()
     assert df.index.name == "page" and list(df.columns) == [
-        "pid", "vpn", "kind", "faults", "major_faults", "readahead", "evictions", "writes"]
-    assert df[["vpn", "faults", "major_faults", "readahead", "evictions", "writes"]].values.tolist() == [
-        [1, 2, 1, 0, 2, 1], [2, 2, 1, 0, 1, 0]]
+        "pid", "vpn", "kind", "accesses", "faults", "major_faults", "readahead", "evictions", "writes"]
+    assert df[["vpn", "accesses", "faults", "major_faults", "readahead", "evictions", "writes"]
+              ].values.tolist() == [[1, 2, 2, 1, 0, 2, 1], [2, 2, 2, 1, 0, 1, 0]]
     assert df.kind.tolist() == ["anon", "anon"]
     assert not r.page_stats_arrays["faults"].flags.writeable
     # The same run as without; the pages add up to its counters, per process too.
@@ -66,10 +66,10 @@ def test_page_stats_say_which_pages_fault_and_are_written():
                          device="nvme", read_ahead_kb=32)
     df = r.page_stats()
     assert set(df.kind) == {"anon", "file"} and df.readahead.sum() > 0
-    by_pid = df.groupby("pid")[["faults", "major_faults", "evictions", "writes"]].sum()
+    by_pid = df.groupby("pid")[["accesses", "faults", "major_faults", "evictions", "writes"]].sum()
     for p in r.per_process:
-        assert by_pid.loc[p["pid"]].tolist() == [p["faults"], p["major_faults"], p["evictions"],
-                                                 p["evictions_dirty"]]
+        assert by_pid.loc[p["pid"]].tolist() == [p["accesses"], p["faults"], p["major_faults"],
+                                                 p["evictions"], p["evictions_dirty"]]
     assert df.readahead.sum() == r.counters["readahead_pages"]
     assert pickle.loads(pickle.dumps(r)).page_stats().equals(df)
     # A sweep's table is unchanged: the arrays are no scalar of the run.
@@ -180,7 +180,7 @@ def test_cli_run_writes_each_pages_counts(tmp_path):
     out = run_cli("run", str(path), "--policy", "fifo", "--frames", "3", "--page-numbers",
                   "-P", "page_cluster=0", "--pages", str(csv))
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[-1] == f"wrote {csv}: a row per page (5), its faults, readahead, evictions and writes"
+    assert out.stdout.splitlines()[-1] == f"wrote {csv}: a row per page (5), its accesses, faults, readahead, evictions and writes"
     import pandas as pd
     expected = pagesim.simulate(pagesim.load(path, page_numbers=True), "fifo", frames=3, page_cluster=0,
                                 page_stats=True).page_stats().reset_index()

@@ -115,9 +115,9 @@ struct EngineConfig {
   // the page cache. Default false: a process whose accesses end sleeps, its pages stay until
   // reclaimed (a trace does not say whether its processes exited; the hog generator's sleeps).
   bool free_on_exit = false;
-  // Count the faults, readahead, evictions and writes of every page (key "page_stats", default
-  // false): Result::pages. Which pages a policy faults on and writes again, where the run's
-  // counters say only how many; 40 bytes a page.
+  // Count the accesses, faults, readahead, evictions and writes of every page (key
+  // "page_stats", default false): Result::pages. Which pages a policy faults on and writes
+  // again, where the run's counters say only how many; 48 bytes a page.
   bool page_stats = false;
 
   static EngineConfig from_params(const Params& params);

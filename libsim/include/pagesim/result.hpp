@@ -118,9 +118,10 @@ struct ProcTime {
 
 // Each page's counts in a run with page_stats (EngineConfig::page_stats), indexed by the
 // trace's dense PageId, beside the page's process, virtual page number and kind (the trace's
-// own columns, shared). Summed over the pages they are the run's faults, major_faults,
-// readahead_pages, evictions and evictions_dirty. Per page:
-//   faults >= major_faults (a first touch of an anonymous page is its minor fault; every
+// own columns, shared). Summed over the pages they are the run's accesses, faults,
+// major_faults, readahead_pages, evictions and evictions_dirty. Per page:
+//   accesses >= faults >= major_faults (its hits are accesses - faults) (a first touch of an
+//   anonymous page is its minor fault; every
 //     other fault, a file page's first touch included, is major);
 //   readahead: the times swap or file readahead brought it in, which are not faults;
 //   writes: its dirty evictions (swap-outs of an anonymous page, file writes of a file page),
@@ -131,6 +132,7 @@ struct PageStats {
   Column<ProcId> proc;
   Column<std::uint64_t> vpn;
   Column<PageKind> kind;
+  std::vector<std::uint64_t> accesses;
   std::vector<std::uint64_t> faults;
   std::vector<std::uint64_t> major_faults;
   std::vector<std::uint64_t> readahead;
