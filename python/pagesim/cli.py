@@ -266,8 +266,8 @@ def _report_failures(df: Any, axes: list[str], options: dict[str, str]) -> int:
         return 0
     print(f"pagesim: {len(failed)} run{'s' if len(failed) > 1 else ''} failed:", file=sys.stderr)
     for _, row in failed.iterrows():
-        run = f"{row.policy} on {row.trace} at {row.frames} frames" + "".join(
-            f", {k}={row[k]}" for k in axes)
+        run = pagesim.sweeps.run_name(row.trace, row.policy, f"{row.frames} frames",
+                                      {k: row[k] for k in axes})
         print(f"  {run}: {_in_cli_terms(row.error, options)}", file=sys.stderr)
     return 1
 

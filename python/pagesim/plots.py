@@ -303,8 +303,8 @@ def plot_pages(runs: Any, *, column: str = "writes", bins: int = 64, ax: Any = N
         :meth:`~pagesim.Result.page_stats` table. The runs are of one trace: the x axis is its
         pages in process and virtual-address order (a process's pages side by side).
     column
-        A column of ``page_stats()``: ``writes`` (swap-outs and file writes), ``faults``,
-        ``major_faults``, ``readahead`` or ``evictions``.
+        A column of ``page_stats()``: ``writes`` (swap-outs and file writes), ``accesses``,
+        ``faults``, ``major_faults``, ``readahead`` or ``evictions``.
     bins
         How many runs of pages the address space is cut into (at most one per page).
 

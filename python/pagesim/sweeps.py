@@ -151,6 +151,19 @@ def figures(result: _core.Result, per_process: bool) -> Tuple[Dict[str, Any], Op
     return result.summary(), results.process_rows(result) if per_process else None
 
 
+def _head(trace_name: str, label: str, frames: Optional[int], fraction: Optional[float],
+          num_pages: Optional[int], combo: Dict[str, Any]) -> Dict[str, Any]:
+    """The columns that say which run a row is of. Given one of ``frames`` and ``fraction``,
+    the other comes from the trace's pages (left None without them: a trace that could not
+    be loaded)."""
+    if num_pages is not None:
+        if frames is None:
+            frames = frames_for(fraction, num_pages)
+        elif fraction is None:
+            fraction = fraction_of(frames, num_pages)
+    return {"trace": trace_name, "policy": label, "frames": frames, "fraction": fraction, **combo}
+
+
 def _rows(trace_name: str, label: str, fraction: Optional[float], num_pages: int,
           run: Tuple[Dict[str, Any], Optional[List[Dict[str, Any]]]],
           combo: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -158,9 +171,7 @@ def _rows(trace_name: str, label: str, fraction: Optional[float], num_pages: int
     summary, procs = run
     s = dict(summary)
     s.pop("policy")
-    frames = s.pop("frames")
-    head = {"trace": trace_name, "policy": label, "frames": frames,
-            "fraction": fraction if fraction is not None else fraction_of(frames, num_pages), **combo}
+    head = _head(trace_name, label, s.pop("frames"), fraction, num_pages, combo)
     if procs is None:
         return [{**head, **s}]
     return [{**head, **p} for p in procs]
@@ -211,16 +222,9 @@ def error_text(error: BaseException) -> str:
 
 def failed_rows(trace_name: str, label: str, fraction: Optional[float], frames: Optional[int],
                 num_pages: Optional[int], combo: Dict[str, Any], error: str) -> List[Dict[str, Any]]:
-    """The table's row of a run that failed (``on_error="record"``): what it was, and why.
-    Given one of ``frames`` and ``fraction``, the other comes from the trace's pages (None when
-    the trace itself could not be loaded)."""
-    if num_pages is not None:
-        if frames is None:
-            frames = frames_for(fraction, num_pages)
-        elif fraction is None:
-            fraction = fraction_of(frames, num_pages)
-    return [{"trace": trace_name, "policy": label, "frames": frames, "fraction": fraction, **combo,
-             "error": error}]
+    """The table's row of a run that failed (``on_error="record"``): what it was (_head), and
+    why."""
+    return [{**_head(trace_name, label, frames, fraction, num_pages, combo), "error": error}]
 
 
 def table(rows: List[Dict[str, Any]], record: bool):
@@ -250,12 +254,17 @@ def table(rows: List[Dict[str, Any]], record: bool):
     return df
 
 
+def run_name(trace: str, label: str, size: str, combo: Dict[str, Any]) -> str:
+    """One run of a sweep in words (``size``: "500 frames"): "lru on q.pgt at 500 frames,
+    device=nvme"."""
+    return f"{label} on {trace} at {size}" + "".join(f", {k}={v}" for k, v in combo.items())
+
+
 def in_run(error: BaseException, trace: str, label: str, size: str,
            combo: Dict[str, Any]) -> BaseException:
-    """``error`` of one run, saying which (``size``: "500 frames"): a pagesim error's message
-    gets the run, any other exception (a Python policy's own) a note."""
-    where = f"the sweep's run of {label} on {trace} at {size}" + "".join(
-        f", {k}={v}" for k, v in combo.items())
+    """``error`` of one run, saying which (run_name): a pagesim error's message gets the run,
+    any other exception (a Python policy's own) a note."""
+    where = f"the sweep's run of {run_name(trace, label, size, combo)}"
     if isinstance(error, _core.Error):
         return type(error)(f"{error} (in {where})")
     error.add_note(f"in {where}")
