@@ -272,4 +272,58 @@ std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames) {
   return faults_from_histogram<std::uint64_t>(hist, misses, depth);
 }
 
+std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
+                                               std::vector<std::uint64_t> windows) {
+  for (const std::uint64_t w : windows) {
+    if (w == 0)
+      throw ConfigError("working_set_curve: a window is a number of accesses, at least 1; got 0");
+  }
+  std::sort(windows.begin(), windows.end());
+  windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
+  // Bucket k holds the gaps g with windows[k - 1] < g <= windows[k]; the last, those above
+  // every window.
+  const std::size_t buckets = windows.size() + 1;
+  struct Bucket {
+    std::uint64_t gaps = 0, gap_sum = 0;  // every gap: what the sizes add up
+    std::uint64_t intervals = 0;          // the gaps between two references: faults above T
+  };
+  std::vector<Bucket> bucket(buckets);
+  const auto add = [&](std::uint64_t gap, bool interval) {
+    Bucket& b = bucket[static_cast<std::size_t>(
+        std::lower_bound(windows.begin(), windows.end(), gap) - windows.begin())];
+    ++b.gaps;
+    b.gap_sum += gap;
+    b.intervals += interval;
+  };
+  const std::size_t n = trace.size();
+  std::vector<std::uint64_t> last(trace.num_pages(), kNone);
+  std::uint64_t first_references = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const PageId p = trace.page(i);
+    if (last[p] == kNone) {
+      ++first_references;
+    } else {
+      add(i - last[p], true);
+    }
+    last[p] = i;
+  }
+  for (const std::uint64_t i : last) {
+    if (i != kNone) add(n - i, false);
+  }
+  // From the largest window down: the buckets above window k are those after it.
+  std::vector<WorkingSetPoint> points(windows.size());
+  std::uint64_t gaps_above = bucket.back().gaps;
+  std::uint64_t intervals_above = bucket.back().intervals;
+  std::uint64_t sum_at_or_below = 0;
+  for (std::size_t k = 0; k < windows.size(); ++k) sum_at_or_below += bucket[k].gap_sum;
+  for (std::size_t k = windows.size(); k-- > 0;) {
+    points[k] = {windows[k], first_references + intervals_above,
+                 sum_at_or_below + windows[k] * gaps_above};
+    gaps_above += bucket[k].gaps;
+    intervals_above += bucket[k].intervals;
+    sum_at_or_below -= bucket[k].gap_sum;
+  }
+  return points;
+}
+
 }  // namespace pagesim

@@ -213,6 +213,13 @@ def _write_csv(df: Any, path: str) -> None:
             os.unlink(tmp)
 
 
+def _beside(path: str, tag: str) -> str:
+    """The name of a second table beside `path`: results.csv.gz -> results.TAG.csv.gz."""
+    head, name = os.path.split(path)
+    i = name.rfind(".csv")
+    return os.path.join(head, f"{name[:i]}.{tag}{name[i:]}" if i > 0 else f"{name}.{tag}.csv")
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     if args.output:
         _check_output_dir(args.output, "-o")
@@ -315,13 +322,26 @@ def cmd_mrc(args: argparse.Namespace) -> int:
                            else f"every policy simulated with {settings}"))
     print(df.pivot_table(index="frames", columns="policy", values="miss_ratio", sort=False)
           .to_string(float_format=lambda x: f"{x:.4f}"))
+    ws = None
+    if args.working_set:
+        ws = mrc.working_set(trace, points=args.points)
+        print(f"# working set (time = the trace's accesses): miss ratio against mean size, window in "
+              f"accesses")
+        print(ws[["window", "mean_size", "miss_ratio"]].to_string(
+            index=False, float_format=lambda x: f"{x:.4f}"))
     if args.output:
         _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows")
+        if ws is not None:
+            path = _beside(args.output, "working_set")
+            _write_csv(ws, path)
+            print(f"wrote {path}: {len(ws)} rows")
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
         ax = mrc.plot_mrc(df)
+        if ws is not None:
+            mrc.plot_working_set(ws, ax)
         ax.set_title(args.trace)
         ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
         print(f"wrote {args.plot}")
@@ -532,7 +552,11 @@ def build_parser() -> argparse.ArgumentParser:
     curve.add_argument("--shards", type=float, metavar="RATE",
                        help="add the SHARDS estimate of the lru curve, sampling pages at RATE "
                             "(0 < RATE <= 1; demand paging in trace order, so not with -P settings)")
-    curve.add_argument("-o", "--output", help="write the curves to this CSV file")
+    curve.add_argument("--working-set", action="store_true",
+                       help="also Denning's working-set policy at --points windows: its miss ratio "
+                            "against its mean size (exact, one pass; time = the trace's accesses)")
+    curve.add_argument("-o", "--output", help="write the curves to this CSV file (with --working-set, "
+                                              "that curve to NAME.working_set.csv beside it)")
     curve.add_argument("--plot", help="write a plot of the curves to this image file (.png, .svg)")
     _add_read_options(curve)
     curve.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",

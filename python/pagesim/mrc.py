@@ -3,7 +3,8 @@
 ``lru`` and ``belady`` are stack algorithms, so one pass gives every size exactly
 (:func:`lru_mrc`, :func:`opt_mrc`); SHARDS sampling estimates the LRU curve of huge traces
 in bounded memory (:func:`shards_mrc`); any other policy is simulated at each size
-(:func:`mrc` with ``policies=[...]``).
+(:func:`mrc` with ``policies=[...]``). Denning's working-set policy, whose memory varies, is
+measured for many windows in one pass (:func:`working_set`): its faults against its mean size.
 
 >>> import pagesim, numpy as np
 >>> t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 1, 2, 4, 1]))
@@ -19,7 +20,7 @@ import numpy as np
 
 from . import _args, _core
 
-__all__ = ["lru_mrc", "mrc", "opt_mrc", "plot_mrc", "shards_mrc"]
+__all__ = ["lru_mrc", "mrc", "opt_mrc", "plot_mrc", "plot_working_set", "shards_mrc", "working_set"]
 
 
 def _trace(trace):
@@ -63,6 +64,48 @@ def shards_mrc(trace, *, rate: Optional[float] = None, max_pages: Optional[int] 
     if rate is not None:
         return _core.shards_mrc(t, _args.positive("rate", rate), seed)
     return _core.shards_fixed_size_mrc(t, _args.integer("max_pages", max_pages, 1, 2**32 - 2), seed)
+
+
+def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int = 40):
+    """Denning's working-set policy at each window T: its faults and its mean memory.
+
+    The working set W(t, T) is the set of pages referenced by the last T accesses (Denning,
+    CACM 1968). Time is the trace's access count: with several processes, their accesses in
+    trace order (a system-wide working set). The working-set policy keeps exactly W(t, T)
+    resident, so an access faults iff it is its page's first reference or the page was last
+    referenced more than T accesses before. Its memory varies with time: ``mean_size`` is
+    |W(t, T)| averaged over the accesses, the figure to set against a fixed-size policy's
+    frames (:func:`plot_working_set` draws the curve on :func:`plot_mrc`'s axes). Exact, for
+    every window in one pass (Denning and Schwartz, CACM 1972): O(N log K) for K windows.
+
+    Parameters
+    ----------
+    windows
+        Windows T in accesses, each >= 1. Default: ``points`` of them spaced geometrically
+        from 1 to the trace's length.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per distinct window, in increasing order: ``window``, ``mean_size`` (pages),
+        ``faults``, ``miss_ratio`` (faults / accesses; NaN, as ``mean_size``, for a trace
+        without accesses).
+    """
+    import pandas as pd
+    t = _trace(trace)
+    n = len(t)
+    if windows is None:
+        points = _args.integer("points", points, 1, 10**6)
+        windows = np.unique(np.round(np.geomspace(1, max(n, 1), points))).astype(np.int64).tolist()
+    elif np.isscalar(windows):
+        windows = [windows]
+    windows = [_args.integer("windows", w, 1) for w in windows]
+    curve = _core.working_set_curve(t, windows)
+    faults = curve["faults"].astype(np.int64)
+    per_access = (lambda x: x / n) if n else (lambda x: np.full(len(x), np.nan))
+    return pd.DataFrame({"window": curve["window"].astype(np.int64),
+                         "mean_size": per_access(curve["size_sum"].astype(np.float64)),
+                         "faults": faults, "miss_ratio": per_access(faults.astype(np.float64))})
 
 
 def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]] = None,
@@ -123,5 +166,18 @@ def plot_mrc(df, ax=None):
         ax.plot(g["frames"], g["miss_ratio"], label=policy)
     ax.set_xlabel("memory (frames)")
     ax.set_ylabel("miss ratio")
+    ax.legend()
+    return ax
+
+
+def plot_working_set(df, ax=None, label: str = "working set"):
+    """Plot :func:`working_set`'s miss ratio against its mean size (pages), on ``ax`` if given
+    (e.g. the Axes of :func:`plot_mrc`, whose memory is in frames). Returns the Axes."""
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots()
+        ax.set_xlabel("memory (frames; working set: mean size)")
+        ax.set_ylabel("miss ratio")
+    ax.plot(df["mean_size"], df["miss_ratio"], marker=".", linestyle="--", label=label)
     ax.legend()
     return ax

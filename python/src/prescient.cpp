@@ -1,10 +1,12 @@
 // Prescient bounds on swap-outs and one-pass miss-ratio curves. The facades are
 // python/pagesim/prescient.py and python/pagesim/mrc.py.
+#include "pagesim/prescient.hpp"
+
 #include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 
 #include "bindings.hpp"
 #include "pagesim/mrc.hpp"
-#include "pagesim/prescient.hpp"
 
 namespace pagesim::python {
 namespace {
@@ -92,6 +94,27 @@ void register_mrc(py::module_& m) {
         return to_numpy(std::move(v));
       },
       py::arg("trace"), py::arg("max_pages"), py::arg("seed"));
+  m.def(
+      "working_set_curve",
+      [](const Trace& trace, std::vector<std::uint64_t> windows) {
+        std::vector<WorkingSetPoint> points;
+        {
+          py::gil_scoped_release release;
+          points = working_set_curve(trace, std::move(windows));
+        }
+        std::vector<std::uint64_t> window, faults, size_sum;
+        for (const WorkingSetPoint& p : points) {
+          window.push_back(p.window);
+          faults.push_back(p.faults);
+          size_sum.push_back(p.size_sum);
+        }
+        py::dict d;
+        d["window"] = to_numpy(std::move(window));
+        d["faults"] = to_numpy(std::move(faults));
+        d["size_sum"] = to_numpy(std::move(size_sum));
+        return d;
+      },
+      py::arg("trace"), py::arg("windows"));
 }
 
 }  // namespace pagesim::python

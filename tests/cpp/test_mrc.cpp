@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
 
 #include "helpers.hpp"
 #include "pagesim/generators.hpp"
@@ -85,6 +86,59 @@ TEST_CASE("SHARDS: rate 1 and a sample holding every page are exact; rate 0.1 is
   CHECK_THROWS_AS(shards_mrc(t, 0.0), ConfigError);
   CHECK_THROWS_AS(shards_mrc(t, 1.5), ConfigError);
   CHECK_THROWS_AS(shards_fixed_size_mrc(t, 0), ConfigError);
+}
+
+// The working-set policy literally: W(t, T) as the set of pages among accesses t - T + 1 to t,
+// rebuilt at every t; a fault when the page is not among accesses t - T to t - 1.
+WorkingSetPoint naive_working_set(const Trace& t, std::uint64_t window) {
+  WorkingSetPoint point{window, 0, 0};
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::size_t from = i + 1 > window ? i + 1 - window : 0;
+    std::set<PageId> now, before;
+    for (std::size_t j = from; j <= i; ++j) now.insert(t.page(j));
+    for (std::size_t j = i > window ? i - window : 0; j < i; ++j) before.insert(t.page(j));
+    point.size_sum += now.size();
+    point.faults += before.count(t.page(i)) == 0;
+  }
+  return point;
+}
+
+TEST_CASE("working-set curve, hand-traced: 1 2 3 1 2 4 1") {
+  // Intervals: page 1 at #0, #3, #6 (3 and 3), page 2 at #1, #4 (3); first references 4.
+  // From each page's last reference to the end (7 accesses): 1 from #6, 2 from #4 (3),
+  // 3 from #2 (5), 4 from #5 (2).
+  // T=1: every interval is above 1: 7 faults; W(t, 1) is the page accessed: size_sum 7.
+  // T=2: 7 faults; |W(t, 2)| = 1 2 2 2 2 2 2 = 13 (min(gap, 2): 2+2+2 + 1+2+2+2).
+  // T=3: the intervals are not above 3: 4 faults; |W| = 1 2 3 3 3 3 3 = 18 (3+3+3 + 1+3+3+2).
+  // T>=7: W holds every page seen so far: 1 2 3 3 3 4 4 = 20, 4 faults.
+  const Trace t = text("R 1\nR 2\nR 3\nR 1\nR 2\nR 4\nR 1\n");
+  const auto points = working_set_curve(t, {100, 3, 1, 2, 7, 3});
+  REQUIRE(points.size() == 5);  // sorted, the repeated 3 once
+  const std::uint64_t want[5][3] = {{1, 7, 7}, {2, 7, 13}, {3, 4, 18}, {7, 4, 20}, {100, 4, 20}};
+  for (std::size_t k = 0; k < 5; ++k) {
+    CAPTURE(k);
+    CHECK(points[k].window == want[k][0]);
+    CHECK(points[k].faults == want[k][1]);
+    CHECK(points[k].size_sum == want[k][2]);
+  }
+  CHECK_THROWS_AS(working_set_curve(t, {2, 0}), ConfigError);
+  CHECK(working_set_curve(t, {}).empty());
+  CHECK(working_set_curve(pages_trace({}), {1, 5})[1].size_sum == 0);
+}
+
+TEST_CASE("the one-pass working-set curve equals the working set counted access by access") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    CAPTURE(seed);
+    const Trace t = random_trace(seed, 50 + seed * 7, 3 + seed % 30, 1 + seed % 3, seed % 4 == 0);
+    const std::vector<std::uint64_t> windows = {
+        1, 2, 3, 5, 8, 13, seed, t.size() / 2, t.size(), t.size() + 9};
+    for (const WorkingSetPoint& p : working_set_curve(t, windows)) {
+      CAPTURE(p.window);
+      const WorkingSetPoint want = naive_working_set(t, p.window);
+      CHECK(p.faults == want.faults);
+      CHECK(p.size_sum == want.size_sum);
+    }
+  }
 }
 
 }  // namespace

@@ -389,6 +389,31 @@ def test_cli_mrc_prints_the_curves(tmp_path):
         assert out.returncode == 2 and message in out.stderr, out.stderr
 
 
+def test_cli_mrc_working_set(tmp_path):
+    # Belady's string, N = 12. Intervals: page 1 4 and 3, page 2 4 and 3, page 3 7, page 4 7,
+    # page 5 5; 5 first references; from each page's last access to the end: 5, 4, 3, 2, 1.
+    # --points 3: windows 1, 3 (geomspace(1, 12, 3) = 1, 3.46, 12 rounded) and 12.
+    # T=1: 12 faults, mean size 1. T=3: 5 intervals above 3, 10 faults; sizes min(gap, 3):
+    # 7 * 3 + 3 + 3 + 3 + 2 + 1 = 33, mean 2.75. T=12: 5 faults; 33 + 15 = 48, mean 4.
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"R {p}\n" for p in BELADY))
+    csv, png = tmp_path / "c.csv.gz", tmp_path / "c.png"
+    out = run_cli("mrc", str(path), "--page-numbers", "--policies", "lru", "--points", "3",
+                  "--working-set", "-o", str(csv), "--plot", str(png))
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    at = lines.index("# working set (time = the trace's accesses): miss ratio against mean size, "
+                     "window in accesses")
+    assert [line.split() for line in lines[at + 1:at + 5]] == [
+        ["window", "mean_size", "miss_ratio"], ["1", "1.0000", "1.0000"],
+        ["3", "2.7500", "0.8333"], ["12", "4.0000", "0.4167"]]
+    import pandas as pd
+    ws = pd.read_csv(tmp_path / "c.working_set.csv.gz")
+    assert ws["faults"].tolist() == [12, 10, 5]
+    assert pd.read_csv(csv)["policy"].tolist() == ["lru"] * 3
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
 def test_cli_errors_are_one_line_and_exit_2(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("R 1\nR x\n")

@@ -44,4 +44,27 @@ std::vector<double> shards_fixed_size_mrc(const Trace& trace, std::size_t max_pa
 // and the one pushed down from above. Exact for every size; O(N * min(d, max_frames)) time.
 std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames = 0);
 
+// Denning's working set ("The working set model for program behavior", CACM 1968): W(t, T) is
+// the set of pages referenced by the T accesses up to t, t - T + 1 to t. Time is the trace's
+// access count: with several processes, their accesses in trace order (a system-wide working
+// set). The working-set policy keeps exactly W(t, T) resident, so access t faults iff its page
+// is not in W(t - 1, T): a first reference, or a backward interreference interval (t minus
+// the page's previous access) above T. Its memory varies; its mean size is the sum over t of
+// |W(t, T)| divided by the accesses.
+struct WorkingSetPoint {
+  std::uint64_t window = 0;    // T, in accesses
+  std::uint64_t faults = 0;    // of the working-set policy with window T
+  std::uint64_t size_sum = 0;  // sum over t of |W(t, T)|
+};
+
+// The working-set policy at each window of `windows` (each >= 1, else ConfigError), one point
+// per distinct window in increasing order, in one pass (Denning and Schwartz, "Properties of
+// the working-set model", CACM 1972): a reference at t whose page is next referenced at t'
+// (or, the page's last, t' = the trace's end) keeps it in W for min(t' - t, T) instants, so
+// size_sum(T) is the sum of min(gap, T) over the gaps; faults(T) counts the first references
+// and the intervals above T. The gaps go into the buckets between consecutive windows (a count
+// and a sum each): O(N log K) time for K windows, O(P + K) memory.
+std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
+                                               std::vector<std::uint64_t> windows);
+
 }  // namespace pagesim
