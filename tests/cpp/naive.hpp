@@ -253,6 +253,7 @@ naive_models() {
       {"s3fifo", [](const Trace&) { return std::make_unique<NaiveS3Fifo>(); }},
       {"lru_k", [](const Trace&) { return std::make_unique<NaiveLruK>(); }},
       {"sieve", [](const Trace&) { return std::make_unique<NaiveSieve>(); }},
+      {"wsclock", [](const Trace& t) { return std::make_unique<NaiveWsClock>(t, 1000); }},
   };
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Naive models of the policies from papers (2Q, ARC, S3-FIFO, LRU-K, SIEVE), written from the
-// papers' pseudocode with std::list / std::deque / std::map and linear searches, independently
+// Naive models of the policies from papers (2Q, ARC, S3-FIFO, LRU-K, SIEVE, WSClock), written from
+// the papers' pseudocode with std::list / std::deque / std::map and linear searches, independently
 // of policies/*.cpp. Included by naive.hpp, which registers them in naive_models().
 #include <algorithm>
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "pagesim/trace.hpp"
 #include "pagesim/types.hpp"
 
 namespace pagesim::test {
@@ -333,6 +334,78 @@ struct NaiveSieve : NaivePolicy {
     if (it == t.end()) return;  // not resident
     if (it == hand) hand = prev(it);
     t.erase(it);
+  }
+};
+
+// WSClock as Tanenbaum (Modern Operating Systems, 3.4.9) tells it: frames on a circle, each
+// with a referenced bit, the time of last use in its process's virtual time (its accesses) and
+// whether its write has been scheduled; new pages take the victim's frame, referenced.
+struct NaiveWsClock : NaivePolicy {
+  struct Frame {
+    PageId page;
+    bool referenced;
+    std::uint64_t last_use;
+    bool scheduled;  // its write is scheduled: it counts as clean (until written to again)
+  };
+  NaiveWsClock(const Trace& trace, std::uint64_t tau_)
+      : t(trace), tau(tau_), vt(trace.num_procs(), 0) {}
+  const Trace& t;
+  std::uint64_t tau;
+  std::vector<std::uint64_t> vt;
+  std::vector<Frame> frames;
+  std::size_t hand = 0;
+  std::size_t free_frame = SIZE_MAX;
+
+  void access(PageId p, bool hit, std::size_t index) override {
+    const std::uint64_t now = ++vt[t.page_proc(p)];
+    if (!hit) {
+      const Frame f{p, true, now, false};
+      if (free_frame == SIZE_MAX)
+        frames.push_back(f);
+      else
+        frames[free_frame] = f;
+      return;
+    }
+    for (Frame& f : frames) {
+      if (f.page != p) continue;
+      f.referenced = true;
+      if (t.write(index)) f.scheduled = false;
+    }
+  }
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>& dirty) override {
+    const std::size_t n = frames.size();
+    // One lap: the frame of the victim, or SIZE_MAX; a clean page in a working set met on the
+    // way, and whether a write was scheduled, are noted.
+    std::size_t clean_in_ws = SIZE_MAX;
+    bool scheduled = false;
+    const auto lap = [&]() -> std::size_t {
+      for (std::size_t k = 0; k < n; ++k) {
+        Frame& f = frames[hand];
+        const std::size_t at = hand;
+        hand = (hand + 1) % n;
+        const std::uint64_t now = vt[t.page_proc(f.page)];
+        const bool clean = !dirty[f.page] || f.scheduled;
+        if (f.referenced) {
+          f.referenced = false;
+          f.last_use = now;
+        } else if (now - f.last_use > tau) {
+          if (clean) return at;
+          f.scheduled = true;
+          scheduled = true;
+        } else if (clean && clean_in_ws == SIZE_MAX) {
+          clean_in_ws = at;
+        }
+        ++kept_scanned;
+      }
+      return SIZE_MAX;
+    };
+    std::size_t at = lap();
+    if (at == SIZE_MAX && scheduled) at = lap();  // finds a page whose write was scheduled
+    if (at == SIZE_MAX && clean_in_ws != SIZE_MAX) at = clean_in_ws;
+    if (at == SIZE_MAX) at = hand;  // no clean page: the page at the hand
+    hand = (at + 1) % n;
+    free_frame = at;
+    return frames[at].page;
   }
 };
 

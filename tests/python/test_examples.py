@@ -105,6 +105,13 @@ def test_overnight_table_is_consistent():
                                 device="hdd-2002", schedule="static",
                                 interval_ns=0).device_stats["seeks"]
     assert (seeks("linux24_mq"), seeks("lru")) == (3042, 3002)
+    # "wsclock keeps the editor by its clock ... It loses one page, the editor's first".
+    assert by_policy["wsclock"][1] == 1 and by_policy["wsclock"][4] == 1
+    r = pagesim.simulate(overnight.overnight_trace(), "wsclock", frames=overnight.FRAMES,
+                         device="hdd-2002", schedule="static", interval_ns=0, page_stats=True)
+    pages = r.page_stats()
+    evicted = pages[(pages["pid"] == overnight.EDITOR) & (pages["evictions"] > 0)]
+    assert evicted["vpn"].tolist() == [0] and evicted["writes"].tolist() == [1]
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,176 @@
+// WSClock: R. W. Carr and J. L. Hennessy, "WSCLOCK - A Simple and Effective Algorithm for
+// Virtual Memory Management", SOSP 1981; in the formulation of Tanenbaum, Modern Operating
+// Systems, section 3.4.9. Denning's working set in CLOCK's form: the frames on one circle,
+// every page with the time of its last use in its own process's virtual time, and a hand that
+// evicts a page outside its process's working set (unused for more than tau of that time),
+// preferring clean pages: a dirty one's write is scheduled and the hand moves on.
+//
+//   select victim:  loop { p = frame[hand]; hand++
+//                          if referenced(p): clear it, last_use(p) = vt(owner of p)
+//                          else if vt(owner) - last_use(p) > tau:      (outside the working set)
+//                            if clean(p): victim = p, stop
+//                            else: schedule the write of p             (it is clean after it)
+//                          if the hand is back where it started:
+//                            a write was scheduled: go on (the next lap finds the page clean)
+//                            none: victim = the first clean page met on the lap, or else the
+//                                  page at the hand, stop }
+//   on fault:       the page takes the victim's frame, last_use = vt of its process
+//
+// Virtual time: each process's own accesses (on_hit and on_fault count them); tau is in
+// accesses (key "tau", default 1000). A process that does not run keeps its pages' ages: its
+// working set survives while it sleeps. When every resident page is in a working set (tau too
+// long for the memory: the overcommitted state that Carr and Hennessy's load control ends),
+// every fault's hand goes round the whole circle, and a replay costs O(frames) per fault.
+//
+// Where Tanenbaum's text is silent or the engine differs:
+//   - the engine writes a page when it evicts it, not earlier: "schedule the write" marks the
+//     page, and a marked page counts as clean (its write has completed by the hand's next visit;
+//     WSClock does not limit the writes in flight here). The page's write is counted when it is
+//     evicted. So a page whose write was scheduled and that is written to again before it is
+//     evicted (which drops the mark: it is dirty again) is written once here and twice by
+//     WSClock, and a page whose write was scheduled and that is never evicted is not written
+//     here: swap_outs can undercount WSClock's writes by those;
+//   - a faulted page enters with its referenced bit set (the access that faulted it), as in
+//     `clock`, and takes the victim's frame, the hand just after it;
+//   - pages read ahead enter with the bit clear and the time of the fault that read them;
+//   - Carr and Hennessy's load control (deactivating a process when the hand finds every page
+//     in a working set) is not modelled: the engine's scheduler runs every process; the
+//     fallback victim above is Tanenbaum's;
+//   - batch reclaim (watermarks) asks for several victims at once: one selection per victim;
+//   - on_free (a process exit) drops all of the process's anonymous pages at its first call,
+//     as `clock` does; the hand stays.
+//
+// Scanned (Counters::pages_scanned): every page the hand reaches and keeps (referenced, in a
+// working set, or dirty with its write scheduled); the victim counts by itself.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "pagesim/registry.hpp"
+
+namespace pagesim {
+namespace {
+
+class WsClock final : public Policy {
+ public:
+  explicit WsClock(const Params& params)
+      : tau_(static_cast<std::uint64_t>(params.get_int("tau", 1000, 0, std::int64_t{1} << 40))) {}
+
+  PolicyTraits traits() const override {
+    PolicyTraits t;
+    t.needs_hits = true;  // each process's virtual time, and writes that dirty a page again
+    return t;
+  }
+  void reset(std::size_t num_pages, std::size_t frames_given) override {
+    // As in clock: frames are taken lowest first, a freed one before a new one.
+    const std::size_t frames = std::min(frames_given, num_pages);
+    circle_.assign(frames, kNoPage);
+    free_.resize(frames);
+    for (std::size_t s = 0; s < frames; ++s) free_[s] = frames - 1 - s;
+    free_count_ = frames;
+    hand_ = 0;
+    last_use_.assign(num_pages, 0);
+    write_scheduled_.assign(num_pages, 0);
+    vt_.clear();
+    exited_ = kNoProc;
+  }
+  void on_hit(const Access& a, PageTableView) override {
+    ++vt_[a.proc];
+    // Dirty again: the write scheduled (if any) leaves it dirty.
+    if (a.write) write_scheduled_[a.page] = 0;
+  }
+  void on_fault(const Access& a, PageTableView view) override {
+    if (vt_.empty()) vt_.assign(view.trace().num_procs(), 0);
+    if (!a.readahead) ++vt_[a.proc];
+    last_use_[a.page] = vt_[view.proc(a.page)];
+    write_scheduled_[a.page] = 0;
+    circle_[free_[--free_count_]] = a.page;
+  }
+  // An exit frees every anonymous page of one process, in consecutive calls: the first frees
+  // all their frames.
+  void on_free(PageId p, PageTableView view) override {
+    const ProcId q = view.proc(p);
+    if (q == exited_) return;
+    exited_ = q;
+    for (std::size_t at = 0; at < circle_.size(); ++at) {
+      const PageId e = circle_[at];
+      if (e != kNoPage && view.proc(e) == q && view.kind(e) == PageKind::kAnon) take(at);
+    }
+  }
+  static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
+  PageId select_victim(PageTableView view) {
+    const std::size_t n = circle_.size();
+    if (free_count_ == n) return kNoPage;
+    bool scheduled = false;
+    bool any = false;  // a lap found nothing to evict and scheduled no write: take the next page
+    std::size_t first_clean = kNone;
+    // Three laps at most: the first clears every referenced bit and schedules the writes of the
+    // dirty pages outside a working set; the second finds one of these, or the third any page.
+    for (std::size_t step = 1;; ++step) {
+      const std::size_t at = hand_;
+      hand_ = at + 1 == n ? 0 : at + 1;
+      const PageId p = circle_[at];
+      if (p != kNoPage) {
+        if (any) return take(at);
+        const std::uint64_t now = vt_[view.proc(p)];
+        const bool clean = !view.dirty(p) || write_scheduled_[p] != 0;
+        if (view.test_and_clear_referenced(p)) {
+          last_use_[p] = now;
+        } else if (now - last_use_[p] > tau_) {
+          if (clean) return take(at);
+          write_scheduled_[p] = 1;
+          scheduled = true;
+        } else if (clean && first_clean == kNone) {
+          first_clean = at;
+        }
+        view.count_scanned(p);
+      }
+      if (step % n == 0 && !scheduled) {
+        if (first_clean == kNone) {
+          any = true;
+          continue;
+        }
+        // The page found on the lap: it was counted as scanned when the hand passed it, and
+        // is taken now.
+        hand_ = first_clean + 1 == n ? 0 : first_clean + 1;
+        return take(first_clean);
+      }
+    }
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    for (PageId v; out.size() < want && (v = select_victim(view)) != kNoPage;) out.push_back(v);
+  }
+
+ private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+  // Frees frame `at` and returns its page, the victim.
+  PageId take(std::size_t at) {
+    const PageId p = circle_[at];
+    circle_[at] = kNoPage;
+    free_[free_count_++] = at;
+    return p;
+  }
+
+  std::uint64_t tau_;
+  std::vector<PageId> circle_;
+  // A stack of free frames: free_[0 .. free_count_).
+  std::vector<std::size_t> free_;
+  std::size_t free_count_ = 0;
+  std::size_t hand_ = 0;
+  // Per page: its last use in its process's virtual time, as the hand last saw it; whether its
+  // write has been scheduled (it counts as clean).
+  std::vector<std::uint64_t> last_use_;
+  std::vector<std::uint8_t> write_scheduled_;
+  std::vector<std::uint64_t> vt_;  // per process: its accesses so far
+  ProcId exited_ = kNoProc;        // the process whose pages on_free dropped last
+};
+
+}  // namespace
+
+PAGESIM_REGISTER_POLICY(WsClock, "wsclock",
+                        "WSClock (Carr & Hennessy 1981): CLOCK over the working sets, evicting a "
+                        "clean page unused for tau of its process's time, scheduling dirty ones' "
+                        "writes");
+
+}  // namespace pagesim
