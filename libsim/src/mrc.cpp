@@ -272,58 +272,87 @@ std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames) {
   return faults_from_histogram<std::uint64_t>(hist, misses, depth);
 }
 
-std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
-                                               std::vector<std::uint64_t> windows) {
+namespace {
+
+// working_set_curve for the whole trace (one group, the trace's time) or for each process
+// (a group each, in its own time).
+std::vector<std::vector<WorkingSetPoint>> working_set_curves(const Trace& trace,
+                                                             std::vector<std::uint64_t> windows,
+                                                             bool per_process) {
   for (const std::uint64_t w : windows) {
     if (w == 0)
       throw ConfigError("working_set_curve: a window is a number of accesses, at least 1; got 0");
   }
   std::sort(windows.begin(), windows.end());
   windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
-  // Bucket k holds the gaps g with windows[k - 1] < g <= windows[k]; the last, those above
-  // every window.
+  // Per group, bucket k holds the gaps g with windows[k - 1] < g <= windows[k]; the last,
+  // those above every window.
   const std::size_t buckets = windows.size() + 1;
+  const std::size_t groups = per_process ? trace.num_procs() : 1;
   struct Bucket {
     std::uint64_t gaps = 0, gap_sum = 0;  // every gap: what the sizes add up
     std::uint64_t intervals = 0;          // the gaps between two references: faults above T
   };
-  std::vector<Bucket> bucket(buckets);
-  const auto add = [&](std::uint64_t gap, bool interval) {
-    Bucket& b = bucket[static_cast<std::size_t>(
-        std::lower_bound(windows.begin(), windows.end(), gap) - windows.begin())];
+  std::vector<Bucket> bucket(groups * buckets);
+  const auto add = [&](std::size_t group, std::uint64_t gap, bool interval) {
+    const auto k = static_cast<std::size_t>(std::lower_bound(windows.begin(), windows.end(), gap) -
+                                            windows.begin());
+    Bucket& b = bucket[group * buckets + k];
     ++b.gaps;
     b.gap_sum += gap;
     b.intervals += interval;
   };
-  const std::size_t n = trace.size();
+  // A page belongs to one process: its group's clock is its time.
+  const auto group_of = [&](PageId p) -> std::size_t {
+    return per_process ? trace.page_proc(p) : 0;
+  };
+  std::vector<std::uint64_t> clock(groups, 0), first_references(groups, 0);
   std::vector<std::uint64_t> last(trace.num_pages(), kNone);
-  std::uint64_t first_references = 0;
-  for (std::size_t i = 0; i < n; ++i) {
+  for (std::size_t i = 0; i < trace.size(); ++i) {
     const PageId p = trace.page(i);
+    const std::size_t g = group_of(p);
+    const std::uint64_t now = clock[g]++;
     if (last[p] == kNone) {
-      ++first_references;
+      ++first_references[g];
     } else {
-      add(i - last[p], true);
+      add(g, now - last[p], true);
     }
-    last[p] = i;
+    last[p] = now;
   }
-  for (const std::uint64_t i : last) {
-    if (i != kNone) add(n - i, false);
+  for (PageId p = 0; p < last.size(); ++p) {
+    if (last[p] != kNone) add(group_of(p), clock[group_of(p)] - last[p], false);
   }
-  // From the largest window down: the buckets above window k are those after it.
-  std::vector<WorkingSetPoint> points(windows.size());
-  std::uint64_t gaps_above = bucket.back().gaps;
-  std::uint64_t intervals_above = bucket.back().intervals;
-  std::uint64_t sum_at_or_below = 0;
-  for (std::size_t k = 0; k < windows.size(); ++k) sum_at_or_below += bucket[k].gap_sum;
-  for (std::size_t k = windows.size(); k-- > 0;) {
-    points[k] = {windows[k], first_references + intervals_above,
-                 sum_at_or_below + windows[k] * gaps_above};
-    gaps_above += bucket[k].gaps;
-    intervals_above += bucket[k].intervals;
-    sum_at_or_below -= bucket[k].gap_sum;
+  std::vector<std::vector<WorkingSetPoint>> curves(groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    const Bucket* b = &bucket[g * buckets];
+    // From the largest window down: the buckets above window k are those after it.
+    std::vector<WorkingSetPoint>& points = curves[g];
+    points.resize(windows.size());
+    std::uint64_t gaps_above = b[windows.size()].gaps;
+    std::uint64_t intervals_above = b[windows.size()].intervals;
+    std::uint64_t sum_at_or_below = 0;
+    for (std::size_t k = 0; k < windows.size(); ++k) sum_at_or_below += b[k].gap_sum;
+    for (std::size_t k = windows.size(); k-- > 0;) {
+      points[k] = {windows[k], first_references[g] + intervals_above,
+                   sum_at_or_below + windows[k] * gaps_above, clock[g]};
+      gaps_above += b[k].gaps;
+      intervals_above += b[k].intervals;
+      sum_at_or_below -= b[k].gap_sum;
+    }
   }
-  return points;
+  return curves;
+}
+
+}  // namespace
+
+std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
+                                               std::vector<std::uint64_t> windows) {
+  return working_set_curves(trace, std::move(windows), false)[0];
+}
+
+std::vector<std::vector<WorkingSetPoint>> working_set_curves_per_process(
+    const Trace& trace, std::vector<std::uint64_t> windows) {
+  return working_set_curves(trace, std::move(windows), true);
 }
 
 }  // namespace pagesim

@@ -66,17 +66,20 @@ def shards_mrc(trace, *, rate: Optional[float] = None, max_pages: Optional[int] 
     return _core.shards_fixed_size_mrc(t, _args.integer("max_pages", max_pages, 1, 2**32 - 2), seed)
 
 
-def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int = 40):
+def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int = 40,
+                per_process: bool = False):
     """Denning's working-set policy at each window T: its faults and its mean memory.
 
     The working set W(t, T) is the set of pages referenced by the last T accesses (Denning,
     CACM 1968). Time is the trace's access count: with several processes, their accesses in
-    trace order (a system-wide working set). The working-set policy keeps exactly W(t, T)
-    resident, so an access faults iff it is its page's first reference or the page was last
-    referenced more than T accesses before. Its memory varies with time: ``mean_size`` is
-    |W(t, T)| averaged over the accesses, the figure to set against a fixed-size policy's
-    frames (:func:`plot_working_set` draws the curve on :func:`plot_mrc`'s axes). Exact, for
-    every window in one pass (Denning and Schwartz, CACM 1972): O(N log K) for K windows.
+    trace order (a system-wide working set); with ``per_process=True``, each process's own
+    working set in its own virtual time (its accesses), as on the trace of that process alone.
+    The working-set policy keeps exactly W(t, T) resident, so an access faults iff it is its
+    page's first reference or the page was last referenced more than T accesses before. Its
+    memory varies with time: ``mean_size`` is |W(t, T)| averaged over the accesses, the figure
+    to set against a fixed-size policy's frames (:func:`plot_working_set` draws the curve on
+    :func:`plot_mrc`'s axes). Exact, for every window in one pass (Denning and Schwartz, CACM
+    1972): O(N log K) for K windows.
 
     Parameters
     ----------
@@ -88,8 +91,9 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
     -------
     pandas.DataFrame
         A row per distinct window, in increasing order: ``window``, ``mean_size`` (pages),
-        ``faults``, ``miss_ratio`` (faults / accesses; NaN, as ``mean_size``, for a trace
-        without accesses).
+        ``faults``, ``miss_ratio`` (faults / accesses; NaN, as ``mean_size``, without
+        accesses). With ``per_process``, a row per process and window, the process's ``pid``
+        first, its ``accesses`` last.
     """
     import pandas as pd
     t = _trace(trace)
@@ -100,12 +104,19 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
     elif np.isscalar(windows):
         windows = [windows]
     windows = [_args.integer("windows", w, 1) for w in windows]
-    curve = _core.working_set_curve(t, windows)
+    per_process = _args.boolean("per_process", per_process)
+    curve = _core.working_set_curve(t, windows, per_process)
     faults = curve["faults"].astype(np.int64)
-    per_access = (lambda x: x / n) if n else (lambda x: np.full(len(x), np.nan))
-    return pd.DataFrame({"window": curve["window"].astype(np.int64),
-                         "mean_size": per_access(curve["size_sum"].astype(np.float64)),
-                         "faults": faults, "miss_ratio": per_access(faults.astype(np.float64))})
+    accesses = curve["accesses"].astype(np.float64)
+    accesses[accesses == 0] = np.nan
+    df = pd.DataFrame({"window": curve["window"].astype(np.int64),
+                       "mean_size": curve["size_sum"] / accesses,
+                       "faults": faults, "miss_ratio": faults / accesses})
+    if not per_process:
+        return df
+    df.insert(0, "pid", np.asarray(t.proc_pids, dtype=np.int64)[curve["proc"].astype(np.int64)])
+    df["accesses"] = curve["accesses"].astype(np.int64)
+    return df
 
 
 def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]] = None,

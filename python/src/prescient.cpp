@@ -96,25 +96,36 @@ void register_mrc(py::module_& m) {
       py::arg("trace"), py::arg("max_pages"), py::arg("seed"));
   m.def(
       "working_set_curve",
-      [](const Trace& trace, std::vector<std::uint64_t> windows) {
-        std::vector<WorkingSetPoint> points;
+      [](const Trace& trace, std::vector<std::uint64_t> windows, bool per_process) {
+        std::vector<std::vector<WorkingSetPoint>> curves;
         {
           py::gil_scoped_release release;
-          points = working_set_curve(trace, std::move(windows));
+          if (per_process) {
+            curves = working_set_curves_per_process(trace, std::move(windows));
+          } else {
+            curves.push_back(working_set_curve(trace, std::move(windows)));
+          }
         }
-        std::vector<std::uint64_t> window, faults, size_sum;
-        for (const WorkingSetPoint& p : points) {
-          window.push_back(p.window);
-          faults.push_back(p.faults);
-          size_sum.push_back(p.size_sum);
+        // One row per (curve, window): proc is the curve's process (0 for the system's).
+        std::vector<std::uint64_t> proc, window, faults, size_sum, accesses;
+        for (std::size_t q = 0; q < curves.size(); ++q) {
+          for (const WorkingSetPoint& p : curves[q]) {
+            proc.push_back(q);
+            window.push_back(p.window);
+            faults.push_back(p.faults);
+            size_sum.push_back(p.size_sum);
+            accesses.push_back(p.accesses);
+          }
         }
         py::dict d;
+        d["proc"] = to_numpy(std::move(proc));
         d["window"] = to_numpy(std::move(window));
         d["faults"] = to_numpy(std::move(faults));
         d["size_sum"] = to_numpy(std::move(size_sum));
+        d["accesses"] = to_numpy(std::move(accesses));
         return d;
       },
-      py::arg("trace"), py::arg("windows"));
+      py::arg("trace"), py::arg("windows"), py::arg("per_process"));
 }
 
 }  // namespace pagesim::python

@@ -141,5 +141,35 @@ TEST_CASE("the one-pass working-set curve equals the working set counted access 
   }
 }
 
+TEST_CASE("each process's working set in its own time is the working set of its accesses alone") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    CAPTURE(seed);
+    const Trace t = random_trace(seed, 80 + seed * 5, 4 + seed % 20, 2 + seed % 3, seed % 3 == 0);
+    const std::vector<std::uint64_t> windows = {1, 2, 4, 9, 30, seed, t.size()};
+    const auto curves = working_set_curves_per_process(t, windows);
+    REQUIRE(curves.size() == t.num_procs());
+    std::uint64_t accesses = 0;
+    for (ProcId q = 0; q < t.num_procs(); ++q) {
+      CAPTURE(q);
+      std::vector<std::uint64_t> own;  // process q's pages, in its accesses' order
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t.page_proc(t.page(i)) == q) own.push_back(t.page(i));
+      }
+      const auto want = working_set_curve(pages_trace(own), windows);
+      REQUIRE(curves[q].size() == want.size());
+      for (std::size_t k = 0; k < want.size(); ++k) {
+        CHECK(curves[q][k].window == want[k].window);
+        CHECK(curves[q][k].faults == want[k].faults);
+        CHECK(curves[q][k].size_sum == want[k].size_sum);
+        CHECK(curves[q][k].accesses == own.size());
+      }
+      accesses += own.size();
+    }
+    CHECK(accesses == t.size());
+    // The system-wide curve counts in the trace's time.
+    CHECK(working_set_curve(t, windows)[0].accesses == t.size());
+  }
+}
+
 }  // namespace
 }  // namespace pagesim::test

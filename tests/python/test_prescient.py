@@ -241,6 +241,29 @@ def test_working_set_curve_against_a_sliding_window(qtrace):
             pagesim.mrc.working_set(qtrace, **bad)
 
 
+def test_working_set_per_process_is_each_process_alone():
+    rng = np.random.default_rng(7)
+    pids = rng.choice([3, 9, 4], size=3000, p=[0.5, 0.3, 0.2])
+    pages = rng.integers(0, 40, size=3000) + 1000 * pids  # each process its own pages
+    t = pagesim.Trace.from_arrays(pages, pids=pids)
+    windows = [1, 3, 10, 60, 500]
+    ws = pagesim.mrc.working_set(t, windows=windows, per_process=True)
+    assert list(ws.columns) == ["pid", "window", "mean_size", "faults", "miss_ratio", "accesses"]
+    assert sorted(set(ws["pid"])) == [3, 4, 9] and len(ws) == 3 * len(windows)
+    for pid, rows in ws.groupby("pid"):
+        own = pages[pids == pid]
+        assert rows["accesses"].tolist() == [len(own)] * len(windows)
+        for row in rows.itertuples():
+            faults, size_sum = naive_working_set(own, row.window)
+            assert row.faults == faults
+            assert row.mean_size == pytest.approx(size_sum / len(own), rel=1e-12)
+    # In the trace's time a process's pages age while the others run: more faults at a window.
+    system = pagesim.mrc.working_set(t, windows=[10])
+    assert system["faults"][0] > ws[ws["window"] == 10]["faults"].sum()
+    with pytest.raises(pagesim.ConfigError, match="'per_process' must be True or False"):
+        pagesim.mrc.working_set(t, per_process="yes")
+
+
 def test_working_set_beats_lru_in_the_same_mean_memory_on_qsbench():
     # README (miss-ratio curves): on the headline's qsbench a window of 100,000 accesses keeps
     # 4791 pages on average and faults 20,066 times; LRU in 4791 frames faults 29,077 times,

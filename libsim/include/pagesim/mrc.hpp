@@ -55,6 +55,7 @@ struct WorkingSetPoint {
   std::uint64_t window = 0;    // T, in accesses
   std::uint64_t faults = 0;    // of the working-set policy with window T
   std::uint64_t size_sum = 0;  // sum over t of |W(t, T)|
+  std::uint64_t accesses = 0;  // the t summed over: mean size = size_sum / accesses
 };
 
 // The working-set policy at each window of `windows` (each >= 1, else ConfigError), one point
@@ -66,5 +67,11 @@ struct WorkingSetPoint {
 // and a sum each): O(N log K) time for K windows, O(P + K) memory.
 std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
                                                std::vector<std::uint64_t> windows);
+
+// Denning's working set proper: each process's own, in its own virtual time (its accesses, in
+// trace order), as working_set_curve computes it on the trace of that process alone. Indexed
+// by process (ProcId), each with working_set_curve's points.
+std::vector<std::vector<WorkingSetPoint>> working_set_curves_per_process(
+    const Trace& trace, std::vector<std::uint64_t> windows);
 
 }  // namespace pagesim
