@@ -183,12 +183,16 @@ def plot_mrc(df, ax=None):
 
 def plot_working_set(df, ax=None, label: str = "working set"):
     """Plot :func:`working_set`'s miss ratio against its mean size (pages), on ``ax`` if given
-    (e.g. the Axes of :func:`plot_mrc`, whose memory is in frames). Returns the Axes."""
+    (e.g. the Axes of :func:`plot_mrc`, whose memory is in frames); a line per process for a
+    ``per_process`` table. Returns the Axes."""
     import matplotlib.pyplot as plt
     if ax is None:
         _, ax = plt.subplots()
         ax.set_xlabel("memory (frames; working set: mean size)")
         ax.set_ylabel("miss ratio")
-    ax.plot(df["mean_size"], df["miss_ratio"], marker=".", linestyle="--", label=label)
+    curves = df.groupby("pid", sort=False) if "pid" in df else [(None, df)]
+    for pid, g in curves:
+        ax.plot(g["mean_size"], g["miss_ratio"], marker=".", linestyle="--",
+                label=label if pid is None else f"{label}, pid {pid}")
     ax.legend()
     return ax

@@ -260,6 +260,8 @@ def test_working_set_per_process_is_each_process_alone():
     # In the trace's time a process's pages age while the others run: more faults at a window.
     system = pagesim.mrc.working_set(t, windows=[10])
     assert system["faults"][0] > ws[ws["window"] == 10]["faults"].sum()
+    ax = pagesim.mrc.plot_working_set(ws)
+    assert [line.get_label() for line in ax.lines] == [f"working set, pid {p}" for p in ws["pid"].unique()]
     with pytest.raises(pagesim.ConfigError, match="'per_process' must be True or False"):
         pagesim.mrc.working_set(t, per_process="yes")
 
