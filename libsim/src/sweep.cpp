@@ -101,6 +101,11 @@ Result SweepRunner::result(std::size_t k) {
   return results_[k];
 }
 
+bool SweepRunner::ran(std::size_t k) {
+  wait();
+  return k < ran_.size() && ran_[k] != 0;
+}
+
 std::vector<Result> run_sweep(const std::vector<const Trace*>& traces, std::vector<SweepJob> jobs,
                               std::size_t threads) {
   std::vector<std::shared_ptr<const Trace>> shared;

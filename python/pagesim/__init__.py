@@ -56,6 +56,7 @@ __all__ = [
     "PolicyTraits",
     "register_policy",
     "sweep",
+    "SweepInterrupted",
     "unregister_policy",
     "ConfigError",
     "Error",
@@ -236,7 +237,7 @@ def simulate(trace: TraceLike, policy: Union[str, Policy] = "lru", *, frames: in
     return _core.simulate(as_trace(trace), policy, params)
 
 
-from .sweeps import sweep  # noqa: E402  (needs simulate's helpers above)
+from .sweeps import SweepInterrupted, sweep  # noqa: E402  (needs simulate's helpers above)
 from . import plots  # noqa: E402  (matplotlib is imported when a plot is drawn)
 # Prescient bounds and miss-ratio curves (python/pagesim/prescient.py, mrc.py).
 from . import mrc, prescient  # noqa: E402

@@ -241,6 +241,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             df = pagesim.sweep(traces, policies=policies, jobs=args.jobs, client=client,
                                per_process=args.per_process,
                                on_error="record" if args.keep_going else "raise", **sizes, **params)
+    except pagesim.SweepInterrupted as e:  # Ctrl-C: -o keeps the runs that finished
+        if args.output and len(e.table):
+            _write_csv(e.table, args.output)
+            print(f"pagesim: wrote {args.output}: the {e.finished} of {e.total} runs that finished",
+                  file=sys.stderr)
+        raise
     finally:
         if client is not None:
             client.close()

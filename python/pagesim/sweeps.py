@@ -13,7 +13,7 @@ import numpy as np
 from . import _args, _core, policy as _policy, results
 from ._core import ConfigError, Trace
 
-__all__ = ["sweep"]
+__all__ = ["SweepInterrupted", "sweep"]
 
 # Seconds a sweep runs before an automatic progress bar appears, and between polls of the
 # native threads (the GIL is re-acquired that often, so Ctrl-C is handled within it).
@@ -271,6 +271,19 @@ def in_run(error: BaseException, trace: str, label: str, size: str,
     return error
 
 
+class SweepInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a local :func:`sweep`: ``table`` holds the runs that had finished, as the
+    sweep returns them (``finished`` of ``total`` runs). A KeyboardInterrupt still, so it stops
+    a script as before; in a notebook the last one is ``sys.last_value``."""
+
+    def __init__(self, table: Any, finished: int, total: int):
+        super().__init__(f"the sweep was interrupted after {finished} of {total} runs; their rows "
+                         f"are this exception's .table")
+        self.table = table
+        self.finished = finished
+        self.total = total
+
+
 class _Reporter:
     """Progress for a sweep: a callback, a tqdm bar, or a bar that appears after a moment."""
 
@@ -372,9 +385,11 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         ``on_error="record"`` only for sweep's own arguments (no policy, an unknown policy
         name, a grid axis without values); a run's error, a misspelt parameter key included,
         is its row's (it fails at once, before any replay).
-    KeyboardInterrupt
+    SweepInterrupted
         Ctrl-C stops the sweep within about a tenth of a second plus the runs in progress;
-        the interpreter remains usable.
+        the interpreter remains usable, and the runs that had finished are not lost: the
+        exception (a KeyboardInterrupt) holds their table, ``.table``. On Dask (``client``), a
+        plain KeyboardInterrupt.
     """
     named = _named_traces(traces)
     specs = _policy_specs(policies)
@@ -427,11 +442,7 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         while not runner.wait(_POLL):
             reporter(runner.done + finished_python)
         if record:
-            for j, k in enumerate(native):
-                try:
-                    results[k] = runner.result(j)
-                except Exception as e:
-                    errors[k] = error_text(e)
+            _collect(runner, native, results, errors)
         else:
             if runner.failed_job < len(native):
                 failed = native[runner.failed_job]
@@ -443,18 +454,41 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
         runner.cancel()
         while not runner.wait(_POLL):
             pass
+        if isinstance(e, KeyboardInterrupt):  # keep what finished
+            _collect(runner, native, results, errors if record else {})
+            finished = [k for k in range(len(grid)) if results[k] is not None or k in errors]
+            raise SweepInterrupted(table(_grid_rows(grid, loaded, finished, results, errors, per_process),
+                                         record), len(finished), len(grid)) from None
         if failed is None or not isinstance(e, Exception):
             raise
         ti, label, _, nframes, _, _, combo = grid[failed]
         raise in_run(e, loaded[ti][0], label, f"{nframes} frames", combo) from None
     finally:
         reporter.close()
+    return table(_grid_rows(grid, loaded, range(len(grid)), results, errors, per_process), record)
 
+
+def _collect(runner: _core.SweepRunner, native: List[int], results: List[Optional[_core.Result]],
+             errors: Dict[int, str]) -> None:
+    """The results of the native jobs that ran (grid index native[j] for job j), and into
+    `errors` the errors of those that failed."""
+    for j, k in enumerate(native):
+        if runner.ran(j):
+            try:
+                results[k] = runner.result(j)
+            except Exception as e:
+                errors[k] = error_text(e)
+
+
+def _grid_rows(grid, loaded, runs: Iterable[int], results, errors: Dict[int, str],
+               per_process: bool) -> List[Dict[str, Any]]:
+    """The local sweep's rows of the grid's runs `runs`, in grid order."""
     rows = []
-    for k, (ti, label, _, nframes, fraction, _, combo) in enumerate(grid):
+    for k in runs:
+        ti, label, _, nframes, fraction, _, combo = grid[k]
         name, trace = loaded[ti]
         if k in errors:
             rows += failed_rows(name, label, fraction, nframes, trace.num_pages, combo, errors[k])
         else:
             rows += _rows(name, label, fraction, trace.num_pages, figures(results[k], per_process), combo)
-    return table(rows, record)
+    return rows

@@ -44,7 +44,8 @@ void register_sweep(py::module_& m) {
           },
           py::arg("timeout"))
       .def("results", &SweepRunner::results, py::call_guard<py::gil_scoped_release>())
-      .def("result", &SweepRunner::result, py::arg("k"), py::call_guard<py::gil_scoped_release>());
+      .def("result", &SweepRunner::result, py::arg("k"), py::call_guard<py::gil_scoped_release>())
+      .def("ran", &SweepRunner::ran, py::arg("k"), py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace pagesim::python

@@ -347,6 +347,7 @@ struct NaiveWsClock : NaivePolicy {
     std::uint64_t last_use;
     bool scheduled;  // its write is scheduled: it counts as clean (until written to again)
   };
+  // `trace` must outlive the model.
   NaiveWsClock(const Trace& trace, std::uint64_t tau_)
       : t(trace), tau(tau_), vt(trace.num_procs(), 0) {}
   const Trace& t;

@@ -389,13 +389,14 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
   CHECK(
       victims(seq, writes, "wsclock", 3, tau) ==
       std::vector<std::uint64_t>{0, 0, 0, 1, 3, 0, 4, 5, 6, 0, 0, 7, 0, 0, 0, 0, 8, 0, 0, 0, 9, 2});
-  const Counters c = run(pages_trace(seq, writes), "wsclock", 3, tau);
+  const Trace t = pages_trace(seq, writes);
+  const Counters c = run(t, "wsclock", 3, tau);
   CHECK(c.faults == 12);
   CHECK(c.swap_outs == 1);  // WSClock writes 2 twice (#12 and #21): the policy file's undercount
   // Kept: 3 at #4, #5, #7, #8, #9 and #17, 1 at #12 (2!), #21 (2!) and #22 (10'); 9 victims.
   CHECK(c.pages_scanned == 21 + 9);
-  NaiveWsClock naive(pages_trace(seq, writes), 2);
-  CHECK(naive_run(pages_trace(seq, writes), 3, naive) == c);
+  NaiveWsClock naive(t, 2);  // keeps a reference to t
+  CHECK(naive_run(t, 3, naive) == c);
 }
 
 TEST_CASE("wsclock counts like the naive model at every tau, with several processes") {

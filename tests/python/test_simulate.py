@@ -414,6 +414,37 @@ def test_cli_mrc_working_set(tmp_path):
     assert png.read_bytes()[:4] == b"\x89PNG"
 
 
+def test_cli_sweep_interrupted_writes_the_runs_that_finished(tmp_path):
+    import os
+    import signal
+    trace = tmp_path / "z.pgt"
+    pagesim._core.generate_zipf(200_000, 20_000, 0.9, 0.3, 1).save(str(trace))
+    out = tmp_path / "r.csv"
+    frames = list(range(100, 20_000, 10))  # 5970 runs: several seconds
+    proc = subprocess.Popen([sys.executable, "-m", "pagesim", "sweep", str(trace), "--policies",
+                             "lru,fifo,clock", "--frames", ",".join(map(str, frames)), "-o", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # The progress bar appears after a second of sweeping: then the sweep is under way.
+    seen = b""
+    while b"sweep:" not in seen:
+        chunk = os.read(proc.stderr.fileno(), 4096)
+        assert chunk, "the sweep ended before its progress bar showed"
+        seen += chunk
+    proc.send_signal(signal.SIGINT)
+    _, rest = proc.communicate(timeout=120)
+    stderr = (seen + rest).decode()
+    assert proc.returncode == 130, stderr
+    assert stderr.rstrip().endswith("pagesim: interrupted")
+    wrote = re.search(r"pagesim: wrote (\S+): the (\d+) of 5970 runs that finished", stderr)
+    assert wrote and wrote[1] == str(out)
+    import pandas as pd
+    df = pd.read_csv(out)
+    assert 0 < len(df) == int(wrote[2]) < 3 * len(frames)
+    row = df.iloc[-1]
+    counters = pagesim.simulate(pagesim.load(str(trace)), row.policy, frames=int(row.frames)).counters
+    assert (row.faults, row.swap_outs) == (counters["faults"], counters["swap_outs"])
+
+
 def test_cli_errors_are_one_line_and_exit_2(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("R 1\nR x\n")

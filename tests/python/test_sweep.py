@@ -184,12 +184,55 @@ def test_keyboard_interrupt_from_progress_stops_the_sweep():
         if len(seen) == 2:
             raise KeyboardInterrupt
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt) as info:
         pagesim.sweep(t, progress=progress, **kw)
     assert len(seen) == 2 and seen[-1] < 3 * len(kw["frames"])
+    # The runs that finished are not lost: their rows, as the whole sweep gives them.
+    stopped = info.value
+    assert isinstance(stopped, pagesim.SweepInterrupted)
+    assert stopped.total == 3 * len(kw["frames"]) and stopped.finished == len(stopped.table) > 0
+    assert stopped.finished < stopped.total
+    assert str(stopped) == (f"the sweep was interrupted after {stopped.finished} of {stopped.total} "
+                            f"runs; their rows are this exception's .table")
+    for row in stopped.table.iloc[[0, -1]].itertuples():
+        counters = pagesim.simulate(t, row.policy, frames=row.frames).counters
+        assert (row.faults, row.swap_outs) == (counters["faults"], counters["swap_outs"])
     # Usable afterwards, native threads included.
     df = pagesim.sweep(t, policies=["lru"], frames=[100, 200], progress=False)
     assert len(df) == 2
+
+
+def test_an_interrupted_sweep_keeps_its_recorded_errors_and_python_runs():
+    # No native runs: the Python-defined policies run one at a time, the progress callback
+    # after each; it interrupts after the second. Grid order: Broken at 7, 8, 9, then LRU.
+    t = random_trace(1)
+
+    class Broken(OrderedDictLRU):
+        def select_victims(self, want, view):
+            raise RuntimeError("out of ideas")
+
+    def progress(done, total):
+        if done == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(pagesim.SweepInterrupted) as info, pytest.warns(RuntimeWarning, match="2 run"):
+        pagesim.sweep(t, policies=[Broken(), OrderedDictLRU()], frames=[7, 8, 9], on_error="record",
+                      progress=progress)
+    table = info.value.table
+    assert (info.value.finished, info.value.total) == (2, 6)
+    assert table["frames"].tolist() == [7, 8]
+    assert table["error"].tolist() == ["RuntimeError: out of ideas"] * 2
+
+    def stop_at_4(done, total):
+        if done == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(pagesim.SweepInterrupted) as info, pytest.warns(RuntimeWarning, match="3 run"):
+        pagesim.sweep(t, policies=[Broken(), OrderedDictLRU()], frames=[7, 8, 9], on_error="record",
+                      progress=stop_at_4)
+    table = info.value.table
+    assert table["error"].isna().tolist() == [False, False, False, True]
+    assert table["faults"].iloc[3] == pagesim.simulate(t, "lru", frames=7)["faults"]
 
 
 def test_sigint_stops_the_sweep():

@@ -74,6 +74,8 @@ class SweepRunner {
   // Waits, then returns job k's result or rethrows the error it raised; throws Error if it
   // never ran (the sweep was cancelled or stopped before it).
   Result result(std::size_t k);
+  // Waits, then whether job k finished, well or not (after a cancel: which results are there).
+  bool ran(std::size_t k);
   const SweepJob& job(std::size_t k) const { return jobs_[k]; }
   // The job whose error results() rethrows, or size() if none failed.
   std::size_t failed_job() {
