@@ -86,6 +86,7 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
     reporter = _sweep._Reporter(len(tasks), progress)
     task_of = {future.key: task for task, future in zip(tasks, futures)}
     errors: Dict[str, str] = {}  # future key -> the error of a run that failed (record)
+    outputs: Dict[str, Any] = {}  # future key -> (num_pages, figures) of a run that finished
     try:
         from distributed import as_completed
 
@@ -104,11 +105,30 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
             reporter(done)
         outputs = dict(zip((f.key for f in futures if f.key not in errors),
                            client.gather([f for f in futures if f.key not in errors])))
+    except KeyboardInterrupt:
+        # Keep the runs that finished: their outputs (and recorded errors) are on the workers.
+        finished = [f for f in futures if f.status == "finished"]
+        client.cancel([f for f in futures if f.status != "finished"])
+        outputs = dict(zip((f.key for f in finished), client.gather(finished)))
+        if record:
+            errors.update((f.key, _sweep.error_text(f.exception())) for f in futures
+                          if f.status == "error" and f.key not in errors)
+        rows = _rows(client, named, handles, tasks, outputs, errors)
+        raise _sweep.SweepInterrupted(_sweep.table(rows, record), len(outputs) + len(errors),
+                                      len(tasks)) from None
     except BaseException:
         client.cancel(futures)
         raise
     finally:
         reporter.close()
+    return _rows(client, named, handles, tasks, outputs, errors)
+
+
+def _rows(client: Any, named, handles, tasks, outputs: Dict[str, Any],
+          errors: Dict[str, str]) -> List[Dict[str, Any]]:
+    """The rows of the tasks that finished (`outputs`) or failed (`errors`), in task order."""
+    from . import sweeps as _sweep
+
     handle_of = {name: handle for (name, _), handle in zip(named, handles)}
     pages_of: Dict[str, Optional[int]] = {}
     rows = []
@@ -118,7 +138,7 @@ def run(client: Any, named, specs, sizes, params: Dict[str, Any], combos,
                 pages_of[name] = _num_pages(client, handle_of[name])
             rows += _sweep.failed_rows(name, label, fraction, f, pages_of[name], combo,
                                        errors[future.key])
-            continue
-        num_pages, figures = outputs[future.key]
-        rows += _sweep._rows(name, label, fraction, num_pages, figures, combo)
+        elif future.key in outputs:
+            num_pages, figures = outputs[future.key]
+            rows += _sweep._rows(name, label, fraction, num_pages, figures, combo)
     return rows

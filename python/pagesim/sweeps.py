@@ -272,7 +272,7 @@ def in_run(error: BaseException, trace: str, label: str, size: str,
 
 
 class SweepInterrupted(KeyboardInterrupt):
-    """Ctrl-C stopped a local :func:`sweep`: ``table`` holds the runs that had finished, as the
+    """Ctrl-C stopped a :func:`sweep`: ``table`` holds the runs that had finished, as the
     sweep returns them (``finished`` of ``total`` runs). A KeyboardInterrupt still, so it stops
     a script as before; in a notebook the last one is ``sys.last_value``."""
 
@@ -388,8 +388,8 @@ def sweep(traces: Any, *, policies: Union[PolicySpec, Sequence[PolicySpec]],
     SweepInterrupted
         Ctrl-C stops the sweep within about a tenth of a second plus the runs in progress;
         the interpreter remains usable, and the runs that had finished are not lost: the
-        exception (a KeyboardInterrupt) holds their table, ``.table``. On Dask (``client``), a
-        plain KeyboardInterrupt.
+        exception (a KeyboardInterrupt) holds their table, ``.table`` (on Dask too: the runs
+        the workers had finished; the others are cancelled).
     """
     named = _named_traces(traces)
     specs = _policy_specs(policies)

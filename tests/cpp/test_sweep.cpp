@@ -103,6 +103,9 @@ TEST_CASE("a sweep that records errors runs every other job, and gives each its 
   CHECK_THROWS_AS(stop.result(4), ConfigError);
   CHECK_THROWS_WITH_AS(stop.result(6),
                        "sweep job 6 did not run: the sweep was stopped by job 4's error", Error);
+  // ran: the jobs that finished, well (0-3) or not (4).
+  for (std::size_t k = 0; k < jobs.size(); ++k) CHECK(stop.ran(k) == (k <= 4));
+  CHECK_FALSE(stop.ran(7));
 }
 
 TEST_CASE("a cancelled sweep stops between jobs and reports how far it got") {
@@ -116,6 +119,14 @@ TEST_CASE("a cancelled sweep stops between jobs and reports how far it got") {
   CHECK_THROWS_WITH_AS(runner.results(), doctest::Contains("cancelled after"), Error);
   CHECK_THROWS_WITH_AS(runner.result(jobs.size() - 1),
                        "sweep job 399 did not run: the sweep was cancelled", Error);
+  // The jobs that ran are those whose results are there: as many as done().
+  std::size_t ran = 0;
+  for (std::size_t k = 0; k < jobs.size(); ++k) {
+    if (!runner.ran(k)) continue;
+    ++ran;
+    CHECK(runner.result(k).total.accesses == a.size());
+  }
+  CHECK(ran == runner.done());
 }
 
 TEST_CASE("an empty sweep finishes at once") {

@@ -162,3 +162,24 @@ def test_dask_records_failed_runs_as_the_local_sweep_does(client, tmp_path):
     assert df.trace.tolist() == ["t"] * 4 + ["missing"] * 4
     assert df.error[4:].str.startswith("TraceFormatError: ").all() and df.fraction[4:].isna().all()
     assert df.drop(columns="trace")[:4].equals(local.drop(columns="trace"))
+
+
+def test_an_interrupted_dask_sweep_keeps_the_runs_that_finished(client):
+    # The progress callback interrupts after 3 runs; the table holds the runs that had finished
+    # by then (3 or a few more, on two workers), as the local sweep gives them.
+    t = random_trace(1)
+    kw = dict(policies=["fifo", "lru"], frames=list(range(5, 45)), **pagesim.TEXTBOOK)
+
+    def progress(done, total):
+        if done == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(pagesim.SweepInterrupted) as info:
+        pagesim.sweep(t, client=client, progress=progress, **kw)
+    stopped = info.value
+    assert stopped.total == 80 and 3 <= stopped.finished == len(stopped.table) < 80
+    local = pagesim.sweep(t, progress=False, **kw).set_index(["policy", "frames"])
+    part = stopped.table.set_index(["policy", "frames"])
+    assert part.equals(local.loc[part.index])
+    # Usable afterwards.
+    assert len(pagesim.sweep(t, client=client, policies=["lru"], frames=[5], progress=False)) == 1
