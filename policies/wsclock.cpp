@@ -42,10 +42,10 @@
 //
 // Scanned (Counters::pages_scanned): every page the hand reaches and keeps (referenced, in a
 // working set, or dirty with its write scheduled); the victim counts by itself.
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "pagesim/frame_circle.hpp"
 #include "pagesim/registry.hpp"
 
 namespace pagesim {
@@ -61,18 +61,12 @@ class WsClock final : public Policy {
     t.needs_hits = true;  // each process's virtual time, and writes that dirty a page again
     return t;
   }
-  void reset(std::size_t num_pages, std::size_t frames_given) override {
-    // As in clock: frames are taken lowest first, a freed one before a new one.
-    const std::size_t frames = std::min(frames_given, num_pages);
-    circle_.assign(frames, kNoPage);
-    free_.resize(frames);
-    for (std::size_t s = 0; s < frames; ++s) free_[s] = frames - 1 - s;
-    free_count_ = frames;
+  void reset(std::size_t num_pages, std::size_t frames) override {
+    circle_.reset(num_pages, frames);
     hand_ = 0;
     last_use_.assign(num_pages, 0);
     write_scheduled_.assign(num_pages, 0);
     vt_.clear();
-    exited_ = kNoProc;
   }
   void on_hit(const Access& a, PageTableView) override {
     ++vt_[a.proc];
@@ -84,23 +78,14 @@ class WsClock final : public Policy {
     if (!a.readahead) ++vt_[a.proc];
     last_use_[a.page] = vt_[view.proc(a.page)];
     write_scheduled_[a.page] = 0;
-    circle_[free_[--free_count_]] = a.page;
+    circle_.place(a.page);
   }
-  // An exit frees every anonymous page of one process, in consecutive calls: the first frees
-  // all their frames.
-  void on_free(PageId p, PageTableView view) override {
-    const ProcId q = view.proc(p);
-    if (q == exited_) return;
-    exited_ = q;
-    for (std::size_t at = 0; at < circle_.size(); ++at) {
-      const PageId e = circle_[at];
-      if (e != kNoPage && view.proc(e) == q && view.kind(e) == PageKind::kAnon) take(at);
-    }
-  }
+  // An exit frees the frames of the process's anonymous pages. The hand stays.
+  void on_free(PageId p, PageTableView view) override { circle_.free_process_of(p, view); }
   static constexpr bool pagesim_select_victim_fast_path = true;  // see policy.hpp
   PageId select_victim(PageTableView view) {
     const std::size_t n = circle_.size();
-    if (free_count_ == n) return kNoPage;
+    if (circle_.empty()) return kNoPage;
     bool scheduled = false;
     bool any = false;  // a lap found nothing to evict and scheduled no write: take the next page
     std::size_t first_clean = kNone;
@@ -111,13 +96,13 @@ class WsClock final : public Policy {
       hand_ = at + 1 == n ? 0 : at + 1;
       const PageId p = circle_[at];
       if (p != kNoPage) {
-        if (any) return take(at);
+        if (any) return circle_.take(at);
         const std::uint64_t now = vt_[view.proc(p)];
         const bool clean = !view.dirty(p) || write_scheduled_[p] != 0;
         if (view.test_and_clear_referenced(p)) {
           last_use_[p] = now;
         } else if (now - last_use_[p] > tau_) {
-          if (clean) return take(at);
+          if (clean) return circle_.take(at);
           write_scheduled_[p] = 1;
           scheduled = true;
         } else if (clean && first_clean == kNone) {
@@ -133,7 +118,7 @@ class WsClock final : public Policy {
         // The page found on the lap: it was counted as scanned when the hand passed it, and
         // is taken now.
         hand_ = first_clean + 1 == n ? 0 : first_clean + 1;
-        return take(first_clean);
+        return circle_.take(first_clean);
       }
     }
   }
@@ -144,26 +129,14 @@ class WsClock final : public Policy {
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
-  // Frees frame `at` and returns its page, the victim.
-  PageId take(std::size_t at) {
-    const PageId p = circle_[at];
-    circle_[at] = kNoPage;
-    free_[free_count_++] = at;
-    return p;
-  }
-
   std::uint64_t tau_;
-  std::vector<PageId> circle_;
-  // A stack of free frames: free_[0 .. free_count_).
-  std::vector<std::size_t> free_;
-  std::size_t free_count_ = 0;
+  FrameCircle circle_;
   std::size_t hand_ = 0;
   // Per page: its last use in its process's virtual time, as the hand last saw it; whether its
   // write has been scheduled (it counts as clean).
   std::vector<std::uint64_t> last_use_;
   std::vector<std::uint8_t> write_scheduled_;
   std::vector<std::uint64_t> vt_;  // per process: its accesses so far
-  ProcId exited_ = kNoProc;        // the process whose pages on_free dropped last
 };
 
 }  // namespace

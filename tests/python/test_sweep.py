@@ -211,26 +211,22 @@ def test_an_interrupted_sweep_keeps_its_recorded_errors_and_python_runs():
         def select_victims(self, want, view):
             raise RuntimeError("out of ideas")
 
-    def progress(done, total):
-        if done == 2:
-            raise KeyboardInterrupt
+    def interrupted_at(runs, failed):
+        def progress(done, total):
+            if done == runs:
+                raise KeyboardInterrupt
 
-    with pytest.raises(pagesim.SweepInterrupted) as info, pytest.warns(RuntimeWarning, match="2 run"):
-        pagesim.sweep(t, policies=[Broken(), OrderedDictLRU()], frames=[7, 8, 9], on_error="record",
-                      progress=progress)
-    table = info.value.table
-    assert (info.value.finished, info.value.total) == (2, 6)
-    assert table["frames"].tolist() == [7, 8]
-    assert table["error"].tolist() == ["RuntimeError: out of ideas"] * 2
+        with pytest.raises(pagesim.SweepInterrupted) as info, pytest.warns(RuntimeWarning,
+                                                                           match=f"{failed} run"):
+            pagesim.sweep(t, policies=[Broken(), OrderedDictLRU()], frames=[7, 8, 9],
+                          on_error="record", progress=progress)
+        return info.value
 
-    def stop_at_4(done, total):
-        if done == 4:
-            raise KeyboardInterrupt
-
-    with pytest.raises(pagesim.SweepInterrupted) as info, pytest.warns(RuntimeWarning, match="3 run"):
-        pagesim.sweep(t, policies=[Broken(), OrderedDictLRU()], frames=[7, 8, 9], on_error="record",
-                      progress=stop_at_4)
-    table = info.value.table
+    stopped = interrupted_at(2, failed=2)
+    assert (stopped.finished, stopped.total) == (2, 6)
+    assert stopped.table["frames"].tolist() == [7, 8]
+    assert stopped.table["error"].tolist() == ["RuntimeError: out of ideas"] * 2
+    table = interrupted_at(4, failed=3).table
     assert table["error"].isna().tolist() == [False, False, False, True]
     assert table["faults"].iloc[3] == pagesim.simulate(t, "lru", frames=7)["faults"]
 

@@ -135,7 +135,6 @@ struct DeviceStats {
   }
 };
 
-inline constexpr ProcId kNoProc = ~ProcId{0};
 inline constexpr Tick kNoTime = ~Tick{0};
 
 // A swap device with a request queue, served one request at a time. Positions are in pages:

@@ -16,6 +16,8 @@ using AccessIndex = std::uint64_t;
 using Tick = std::uint64_t;
 
 inline constexpr PageId kNoPage = std::numeric_limits<PageId>::max();
+// No process.
+inline constexpr ProcId kNoProc = ~ProcId{0};
 // next_use of an access whose page is never accessed again.
 inline constexpr std::uint32_t kNever = std::numeric_limits<std::uint32_t>::max();
 
