@@ -144,8 +144,10 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = Non
     path
         A trace: native ``.pgt``, text (one ``[PID] R|W ADDRESS`` per line), CSV with a
         header, valgrind lackey output, libCacheSim oracleGeneral, Dinero ``din`` or Intel Pin
-        ``pinatrace`` output; gzip or zstd compressed or not. The format comes from the magic
-        number, the name (extension, ``pinatrace`` in it) or the first line.
+        ``pinatrace`` output, or a block I/O trace (SPC, as the UMass repository's ``.spc``
+        files, or MSR Cambridge's ``.csv``: each request's pages, file-backed, a disk a
+        process); gzip or zstd compressed or not. The format comes from the magic number, the
+        name (extension, ``pinatrace`` in it) or the first line.
     page_size
         Bytes per page, a power of two; addresses are divided by it. Default: what a text
         trace written by pagesim records in its first line, else 4096. A native trace records
@@ -154,8 +156,8 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = Non
     page_numbers
         Text traces: the numbers are page numbers, not byte addresses.
     format
-        ``auto``, ``native``, ``text``, ``csv``, ``lackey``, ``oracle``, ``din`` or
-        ``pinatrace``.
+        ``auto``, ``native``, ``text``, ``csv``, ``lackey``, ``oracle``, ``din``,
+        ``pinatrace``, ``spc`` or ``msr``.
     instructions
         Lackey and din: also count instruction fetches (as reads).
     pid

@@ -1,5 +1,5 @@
-// Trace file formats: round trips, hand-written lackey, din and pinatrace files, compressed input,
-// streaming conversion, and a TraceFormatError for every kind of bad input.
+// Trace file formats: round trips, hand-written lackey, din, pinatrace, SPC and MSR files,
+// compressed input, streaming conversion, and a TraceFormatError for every kind of bad input.
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -315,6 +315,85 @@ TEST_CASE("din and pinatrace are detected by name or first line; the other forma
     TempFile f("sniffed", data);
     CHECK(detect_format(f.path()) == format);
   }
+}
+
+TEST_CASE("block traces: SPC and MSR requests become accesses to file pages, a disk a process") {
+  // SPC, 4096-byte pages (8 sectors of 512 bytes):
+  //   0,303567,3584,w,0.000000     ASU 0, bytes 155426304-155429887: W pages 37945, 37946
+  //   1,0,512,R,0.001              ASU 1: R page 0
+  //   # a comment, a blank line    skipped
+  //   0,303568,8192,r,0.5,extra    bytes 155426816-155435007: R 37946, 37947 (extra fields)
+  //   0,10,0,r,0.6                 0 bytes: nothing
+  const std::string spc =
+      "0,303567,3584,w,0.000000\n1,0,512,R,0.001\n# a comment\n\n0,303568,8192,r,0.5,extra\n"
+      "0,10,0,r,0.6\n";
+  const Trace t = parse_trace(spc, as(TraceFormat::kSpc));
+  CHECK(accesses_of(t) == "0 W 37945 f\n0 W 37946 f\n1 R 0 f\n0 R 37946 f\n0 R 37947 f\n");
+  // 512-byte pages: a page per sector, 7 + 1 + 16.
+  ReadOptions sectors = as(TraceFormat::kSpc);
+  sectors.page_size = 512;
+  CHECK(parse_trace(spc, sectors).size() == 24);
+  CHECK(accesses_of(parse_trace(spc, {})) == accesses_of(t));  // detected by its first line
+  // MSR Cambridge:
+  //   ...,hm,0,Read,4096,4096,51213   disk 0: R page 1
+  //   ...,hm,0,Write,8191,2,100       bytes 8191-8192: W 1, 2
+  //   ...,hm,1,read,0,1,100           disk 1: R 0
+  const std::string msr =
+      "128166372003061629,hm,0,Read,4096,4096,51213\n128166372003061630,hm,0,Write,8191,2,100\n"
+      "128166372003061631,hm,1,read,0,1,100\n";
+  CHECK(accesses_of(parse_trace(msr, as(TraceFormat::kMsr))) ==
+        "0 R 1 f\n0 W 1 f\n0 W 2 f\n1 R 0 f\n");
+  CHECK(accesses_of(parse_trace(msr, {})) == "0 R 1 f\n0 W 1 f\n0 W 2 f\n1 R 0 f\n");
+  // Named as MSR names its files, .csv, and told from CSV by its first line; .spc by name.
+  TempFile hm("hm_0.csv", msr);
+  CHECK(detect_format(hm.path()) == TraceFormat::kMsr);
+  CHECK(read_trace(hm.path()).size() == 4);
+  TempFile header("h.csv", "page,op\n1,R\n");
+  CHECK(detect_format(header.path()) == TraceFormat::kCsv);
+  CHECK(format_by_extension("Financial1.spc.gz") == TraceFormat::kSpc);
+  CHECK(parse_format("SPC") == TraceFormat::kSpc);
+  CHECK(std::string(format_name(TraceFormat::kMsr)) == "msr");
+
+  const std::pair<std::string, std::string> bad[] = {
+      {"0,1,512,x,0.0\n", "<string>:1: expected an opcode r or w, got 'x'"},
+      {"0,1,512,r\n",
+       "<string>:1: expected an SPC record 'ASU,LBA,Size,Opcode,Timestamp', got '0,1,512,r'"},
+      {"0,1,512,r,now\n", "<string>:1: expected a timestamp in seconds, got 'now'"},
+      {"0,36028797018963968,512,r,0\n",
+       "<string>:1: expected an LBA whose byte offset fits in 64 bits, got '36028797018963968'"},
+      {"0,36028797018963967,1024,r,0\n",
+       "<string>:1: expected a request that ends within 64-bit byte offsets, got 1024 bytes at "
+       "byte "
+       "18446744073709551104"},
+      {"0,1,0,r,0\n",
+       "<string>:1: expected a request of at least one byte, found only requests of 0 bytes"},
+      {"0,1,67108865,r,0\n",
+       "<string>:1: expected a request of at most 64 MiB (67108864 bytes), got 67108865 bytes"},
+      {"",
+       "<string>: empty file: expected at least one request 'ASU,LBA,Size,Opcode,Timestamp', found "
+       "none"},
+  };
+  for (const auto& [data, message] : bad) {
+    CAPTURE(data);
+    CHECK(message_of([&] { parse_trace(data, as(TraceFormat::kSpc)); }) == message);
+  }
+  CHECK(message_of([&] {
+          parse_trace("1,hm,0,Read,0,512,1\n2,src,0,Read,0,512,1\n", as(TraceFormat::kMsr));
+        }) ==
+        "<string>:2: expected the host of the lines before, 'hm', got 'src': an MSR trace is one "
+        "host's volumes (the disk number is the pid)");
+  CHECK(message_of([&] { parse_trace("1,hm,0,Trim,0,512,1\n", as(TraceFormat::kMsr)); }) ==
+        "<string>:1: expected a type Read or Write, got 'Trim'");
+  ReadOptions pid = as(TraceFormat::kSpc);
+  pid.pid = 3;
+  CHECK(message_of([&] { parse_trace(spc, pid); }) ==
+        "parameter 'pid' does not apply to '<string>', a spc trace: its disks are its pids");
+  TempFile out("out.spc");
+  CHECK(message_of([&] { write_trace(t, out.path()); }) ==
+        "cannot write '" + out.path() +
+            "' as spc: pagesim reads block I/O traces but does not write them; write native, "
+            "text or CSV");
+  CHECK_THROWS_AS(convert_trace(hm.path(), out.path(), {}), ConfigError);
 }
 
 TEST_CASE("CSV: columns in any order, address or page, optional op, pid, time and kind") {

@@ -585,3 +585,35 @@ def test_din_and_pinatrace_lossy_writes_errors_and_cli(tmp_path):
                        match=r"pinatrace.out:4: expected nothing after the '#eof' that ends the trace on "
                              r"line 3, got '0x1: R 0x10'$"):
         pagesim.load(tmp_path / "pinatrace.out")
+
+
+# SPC (UMass Financial1.spc style): ASU 0 writes bytes 4096-12287 (pages 1, 2), ASU 1 reads
+# sector 8 (page 1 of disk 1), ASU 0 reads page 1 again. MSR Cambridge: disk 0 reads page 1.
+SPC = "0,8,8192,W,0.000000\n1,8,512,r,0.0010\n0,15,512,r,0.0020\n"
+MSR = "128166372003061629,hm,0,Read,4096,4096,51213\n"
+
+
+def test_block_traces_are_file_pages_a_disk_a_process(tmp_path):
+    (tmp_path / "Financial1.spc").write_text(SPC)
+    t = pagesim.load(tmp_path / "Financial1.spc")
+    assert accesses(t) == [(1, 1), (2, 1), (1, 0), (1, 0)]
+    assert t.proc_pids[t.page_procs[t.pages]].tolist() == [0, 0, 1, 0]
+    assert (t.page_kinds == 1).all()  # file-backed: a miss reads the block
+    assert pagesim.traces.detect_format(tmp_path / "Financial1.spc") == "spc"
+    # LRU in 2 frames: every access faults and reads its block (file reads, no zero-fill); the
+    # third evicts disk 0's dirty page 1 and the fourth, reading it back, its dirty page 2:
+    # two file writes, no swap.
+    c = pagesim.simulate(t, "lru", frames=2, **pagesim.TEXTBOOK).counters
+    assert (c["faults"], c["file_reads"], c["file_writes"], c["swap_outs"]) == (4, 4, 2, 0)
+    (tmp_path / "hm_0.csv").write_text(MSR)  # MSR names its files .csv; no header
+    m = pagesim.load(tmp_path / "hm_0.csv")
+    assert pagesim.traces.detect_format(tmp_path / "hm_0.csv") == "msr" and accesses(m) == [(1, 0)]
+    # Converted to native on the command line; not written as a block trace.
+    r = cli("convert", str(tmp_path / "Financial1.spc"), str(tmp_path / "f.pgt"))
+    assert r.returncode == 0 and same(pagesim.load(tmp_path / "f.pgt"), t)
+    with pytest.raises(pagesim.ConfigError, match="pagesim reads block I/O traces but does not write them"):
+        t.save(tmp_path / "back.spc")
+    (tmp_path / "bad.spc").write_text(SPC + "0,1,512,t,0.3\n")
+    r = cli("info", str(tmp_path / "bad.spc"), check=False)
+    assert r.returncode == 2 and r.stderr == (
+        f"pagesim: error: {tmp_path / 'bad.spc'}:4: expected an opcode r or w, got 't'\n")

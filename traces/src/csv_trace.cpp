@@ -20,6 +20,8 @@ namespace {
 
 enum class Col { kAddress, kPage, kOp, kPid, kTime, kKind };
 
+}  // namespace
+
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
@@ -38,7 +40,6 @@ bool iequals(std::string_view a, std::string_view b) {
   return true;
 }
 
-// Splits at commas into `out`; returns the field count.
 std::size_t split(std::string_view line, std::vector<std::string_view>& out) {
   out.clear();
   std::size_t start = 0;
@@ -50,8 +51,6 @@ std::size_t split(std::string_view line, std::vector<std::string_view>& out) {
   }
   return out.size();
 }
-
-}  // namespace
 
 std::uint64_t stream_csv(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
   const std::uint32_t shift = page_shift(options.page_size_or_default());

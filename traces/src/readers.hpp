@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "pagesim/byte_source.hpp"
 #include "pagesim/line_reader.hpp"
@@ -35,6 +36,29 @@ struct PinatraceLine {
   std::uint64_t address;
 };
 std::string parse_pinatrace_line(std::string_view line, PinatraceLine& out);
+
+// Block I/O traces (block_trace.cpp): SPC (the UMass Trace Repository's) and MSR Cambridge.
+std::uint64_t stream_spc(LineReader& in, const ReadOptions& options, AccessSink& sink);
+std::uint64_t stream_msr(LineReader& in, const ReadOptions& options, AccessSink& sink);
+// One request: `size` bytes at byte `offset` of disk `disk`.
+struct BlockRequest {
+  std::uint64_t disk;
+  std::uint64_t offset;
+  std::uint64_t size;
+  bool write;
+};
+// As parse_din_line; `fields` is scratch space; an MSR line's host goes to `host`.
+std::string parse_spc_line(std::string_view line, std::vector<std::string_view>& fields,
+                           BlockRequest& out);
+std::string parse_msr_line(std::string_view line, std::vector<std::string_view>& fields,
+                           BlockRequest& out, std::string_view& host);
+
+// CSV fields (csv_trace.cpp): `s` without the blanks and tabs around it and one pair of double
+// quotes; ASCII case-insensitive equality; `line` split at commas into `out`, trimmed, and
+// their count.
+std::string_view trim(std::string_view s);
+bool iequals(std::string_view a, std::string_view b);
+std::size_t split(std::string_view line, std::vector<std::string_view>& out);
 
 // Whether `line` holds nothing but blanks and tabs.
 inline bool is_blank(std::string_view line) { return next_field(line).empty(); }

@@ -49,6 +49,7 @@ TraceFormat format_by_extension(const std::string& path) {
   if (ends_with(name, ".csv")) return TraceFormat::kCsv;
   if (ends_with(name, ".lackey")) return TraceFormat::kLackey;
   if (ends_with(name, ".din")) return TraceFormat::kDin;
+  if (ends_with(name, ".spc")) return TraceFormat::kSpc;
   // An extension wins over a tool's name in the file's: libCacheSim's traceConv --output-txt
   // writes NAME.oracleGeneral.txt, text; Pin's pinatrace writes pinatrace.out, and a
   // conversion of it may keep the name with another extension.
@@ -90,6 +91,12 @@ TraceFormat sniff(std::string_view head) {
     if (detail::parse_pinatrace_line(line, pin).empty()) return TraceFormat::kPinatrace;
     detail::DinLine din{};
     if (detail::parse_din_line(line, din).empty()) return TraceFormat::kDin;
+    // A CSV file's first line is its header, of names: no SPC or MSR record.
+    std::vector<std::string_view> fields;
+    detail::BlockRequest request{};
+    if (detail::parse_spc_line(line, fields, request).empty()) return TraceFormat::kSpc;
+    std::string_view host;
+    if (detail::parse_msr_line(line, fields, request, host).empty()) return TraceFormat::kMsr;
     return line.find(',') != std::string_view::npos ? TraceFormat::kCsv : TraceFormat::kText;
   }
   return TraceFormat::kText;
@@ -107,8 +114,8 @@ std::string head_of(ByteSource& source) {
   throw TraceFormatError(
       name, TraceFormatError::ByteOffset{0},
       "cannot tell the trace format: expected a pagesim native trace, text, CSV, "
-      "lackey, din or pinatrace; name the format (format='oracle' for libCacheSim "
-      "oracleGeneral)");
+      "lackey, din, pinatrace, SPC or MSR Cambridge; name the format (format='oracle' for "
+      "libCacheSim oracleGeneral)");
 }
 
 std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format, const ReadOptions& options,
@@ -120,9 +127,13 @@ std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format
     case TraceFormat::kLackey:
     case TraceFormat::kCsv:
     case TraceFormat::kDin:
-    case TraceFormat::kPinatrace: {
+    case TraceFormat::kPinatrace:
+    case TraceFormat::kSpc:
+    case TraceFormat::kMsr: {
       LineReader reader = LineReader::from_source(std::move(source));
       if (format == TraceFormat::kText) return detail::stream_text(reader, options, sink);
+      if (format == TraceFormat::kSpc) return detail::stream_spc(reader, options, sink);
+      if (format == TraceFormat::kMsr) return detail::stream_msr(reader, options, sink);
       if (format == TraceFormat::kLackey) return detail::stream_lackey(reader, options, sink);
       if (format == TraceFormat::kDin) return detail::stream_din(reader, options, sink);
       if (format == TraceFormat::kPinatrace) return detail::stream_pinatrace(reader, options, sink);
@@ -158,9 +169,11 @@ TraceFormat parse_format(std::string_view name) {
   if (n == "oracle" || n == "oraclegeneral") return TraceFormat::kOracleGeneral;
   if (n == "din") return TraceFormat::kDin;
   if (n == "pinatrace") return TraceFormat::kPinatrace;
+  if (n == "spc") return TraceFormat::kSpc;
+  if (n == "msr") return TraceFormat::kMsr;
   throw ConfigError(
       "trace format '" + std::string(name) +
-      "' is not known: allowed auto, text, native, lackey, csv, oracle, din, pinatrace");
+      "' is not known: allowed auto, text, native, lackey, csv, oracle, din, pinatrace, spc, msr");
 }
 
 const char* format_name(TraceFormat format) {
@@ -175,6 +188,10 @@ const char* format_name(TraceFormat format) {
       return "din";
     case TraceFormat::kPinatrace:
       return "pinatrace";
+    case TraceFormat::kSpc:
+      return "spc";
+    case TraceFormat::kMsr:
+      return "msr";
   }
   return "?";
 }
@@ -203,6 +220,10 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
     if (format == TraceFormat::kAuto) {
       format = format_by_extension(path);
       if (format != TraceFormat::kAuto) named_head = head;
+      // MSR Cambridge's files are named .csv, without a header: a first line that is an MSR
+      // record is no CSV header.
+      if (format == TraceFormat::kCsv && sniff(head) == TraceFormat::kMsr)
+        format = TraceFormat::kMsr;
     }
     if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(path);
@@ -225,6 +246,8 @@ void check_options(TraceFormat format, const ReadOptions& options, const std::st
   if (native && options.page_size != 0)
     refuse("page_size", "a native trace records its own page size");
   if (native && options.pid) refuse("pid", "a native trace records its pids");
+  if ((format == TraceFormat::kSpc || format == TraceFormat::kMsr) && options.pid)
+    refuse("pid", "its disks are its pids");
   if (options.page_numbers && format != TraceFormat::kText)
     refuse("page_numbers", "it applies to text traces only");
   if (options.instructions && format != TraceFormat::kLackey && format != TraceFormat::kDin)
@@ -506,11 +529,28 @@ std::string lost_in(const Trace& t, TraceFormat format) {
   return note;
 }
 
+namespace {
+
+// Throws ConfigError for a format pagesim reads but does not write.
+void refuse_unwritable(const std::string& path, TraceFormat format) {
+  if (format == TraceFormat::kSpc || format == TraceFormat::kMsr) {
+    throw ConfigError("cannot write '" + path + "' as " + format_name(format) +
+                      ": pagesim reads block I/O traces but does not write them; write native, "
+                      "text or CSV");
+  }
+}
+
+}  // namespace
+
 std::string write_trace(const Trace& trace, const std::string& path, TraceFormat format) {
   // A compressed name is refused by the writers' OutputFile.
   if (format == TraceFormat::kAuto) format = format_by_extension(path);
   if (format == TraceFormat::kAuto) format = TraceFormat::kNative;
+  refuse_unwritable(path, format);
   switch (format) {
+    case TraceFormat::kSpc:
+    case TraceFormat::kMsr:
+      break;  // refused above
     case TraceFormat::kText:
       write_text(trace, path);
       break;
@@ -543,6 +583,7 @@ std::string convert_trace(const std::string& in, const std::string& out, const R
   refuse_compressed_output(out);  // before the reading, which may take long
   if (out_format == TraceFormat::kAuto) out_format = format_by_extension(out);
   if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
+  refuse_unwritable(out, out_format);
   OpenedTrace opened = open_trace(in, options);
   if (opened.format == TraceFormat::kNative)
     return write_trace(native_from(std::move(opened), in, options), out, out_format);
