@@ -12,8 +12,9 @@
 //                            else: schedule the write of p             (it is clean after it)
 //                          if the hand is back where it started:
 //                            a write was scheduled: go on (the next lap finds the page clean)
-//                            none: victim = the first clean page met on the lap, or else the
-//                                  page at the hand, stop }
+//                            none: every page is in a working set: victim = the first clean
+//                                  page met on the lap (referenced or not: "any clean page"),
+//                                  or else the page at the hand, stop }
 //   on fault:       the page takes the victim's frame, last_use = vt of its process
 //
 // Virtual time: each process's own accesses (on_hit and on_fault count them); tau is in
@@ -105,9 +106,8 @@ class WsClock final : public Policy {
           if (clean) return circle_.take(at);
           write_scheduled_[p] = 1;
           scheduled = true;
-        } else if (clean && first_clean == kNone) {
-          first_clean = at;
         }
+        if (clean && first_clean == kNone) first_clean = at;  // in a working set: kept for now
         view.count_scanned(p);
       }
       if (step % n == 0 && !scheduled) {

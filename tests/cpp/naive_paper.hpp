@@ -375,9 +375,9 @@ struct NaiveWsClock : NaivePolicy {
   }
   PageId victim(const std::vector<PageId>&, const std::vector<bool>& dirty) override {
     const std::size_t n = frames.size();
-    // One lap: the frame of the victim, or SIZE_MAX; a clean page in a working set met on the
-    // way, and whether a write was scheduled, are noted.
-    std::size_t clean_in_ws = SIZE_MAX;
+    // One lap: the frame of the victim, or SIZE_MAX; the first clean page met on the way
+    // (referenced or not), and whether a write was scheduled, are noted.
+    std::size_t first_clean = SIZE_MAX;
     bool scheduled = false;
     const auto lap = [&]() -> std::size_t {
       for (std::size_t k = 0; k < n; ++k) {
@@ -393,16 +393,15 @@ struct NaiveWsClock : NaivePolicy {
           if (clean) return at;
           f.scheduled = true;
           scheduled = true;
-        } else if (clean && clean_in_ws == SIZE_MAX) {
-          clean_in_ws = at;
         }
+        if (clean && first_clean == SIZE_MAX) first_clean = at;  // any clean page, if need be
         ++kept_scanned;
       }
       return SIZE_MAX;
     };
     std::size_t at = lap();
     if (at == SIZE_MAX && scheduled) at = lap();  // finds a page whose write was scheduled
-    if (at == SIZE_MAX && clean_in_ws != SIZE_MAX) at = clean_in_ws;
+    if (at == SIZE_MAX && first_clean != SIZE_MAX) at = first_clean;
     if (at == SIZE_MAX) at = hand;  // no clean page: the page at the hand
     hand = (at + 1) % n;
     free_frame = at;

@@ -362,9 +362,9 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
   // vt - last use > 2. Each fault selects at vt before its own access, then the page takes the
   // victim's frame with last use = vt + 1, the hand just after it.
   //  #1 1*  #2 W2*  #3 3*   [1'(1) 2'(2) 3'(3)], hand f0
-  //  #4 4*  vt 3: the lap clears 1' 2' 3' (last use 3), finds nothing clean outside a working
-  //         set and schedules no write: the page at the hand, 1.        [4'(4) 2(3) 3(3)] hand f1
-  //  #5 5*  vt 4: 2 dirty, age 1; 3 clean, age 1: the first clean page in a working set;
+  //  #4 4*  vt 3: the lap clears 1' 2' 3' (last use 3), finds nothing outside a working set
+  //         and schedules no write: the first clean page it met, 1.     [4'(4) 2(3) 3(3)] hand f1
+  //  #5 5*  vt 4: 2 dirty, age 1; 3 clean, age 1: the first clean page;
   //         4' cleared (4); lap over, no write scheduled: 3.            [4(4) 2(3) 5'(5)] hand f0
   //  #6 2   hit (vt 6)
   //  #7 6*  vt 6: 4 age 2, clean, noted; 2' cleared (6); 5' cleared (6): 4. [6'(7) 2(6) 5(6)] f1
@@ -374,8 +374,8 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
   //  #12 9* vt 11: 2 age 5, dirty: its write is scheduled (2!); 7 age 3, clean: 7.
   //                                                                      [8'(9) 2!(6) 9'(12)] f0
   //  #13 W2 hit (vt 13): written again, 2 is dirty: the mark drops.  #14-16 9 hits (vt 16)
-  //  #17 10* vt 16: 8' 2' 9' cleared (16); nothing clean outside, no write: the page at the
-  //          hand, 8.                                                   [10'(17) 2(16) 9(16)] f1
+  //  #17 10* vt 16: 8' 2' 9' cleared (16); nothing outside a working set, no write: the first
+  //          clean page, 8.                                             [10'(17) 2(16) 9(16)] f1
   //  #18-20 10 hits (vt 20)
   //  #21 11* vt 20: 2 age 4, dirty, its write scheduled again (2!); 9 age 4, clean: 9.
   //                                                                    [10'(17) 2!(16) 11'(21)] f0
