@@ -397,6 +397,11 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
   CHECK(c.pages_scanned == 21 + 9);
   NaiveWsClock naive(t, 2);  // keeps a reference to t
   CHECK(naive_run(t, 3, naive) == c);
+  // "Claim any clean page": W1 R2 W3 fill [1' 2' 3'] (1 and 3 dirty); at 4* the lap clears
+  // every bit, all three in a working set (tau 1000), no write scheduled: the first clean page
+  // it met is 2, though it was referenced (not 1 under the hand, which is dirty).
+  CHECK(victims({1, 2, 3, 4}, {true, false, true, false}, "wsclock", 3, {}) ==
+        std::vector<std::uint64_t>{0, 0, 0, 2});
 }
 
 TEST_CASE("wsclock counts like the naive model at every tau, with several processes") {
