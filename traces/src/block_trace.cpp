@@ -46,6 +46,14 @@ bool is_number(std::string_view v) {
   return !v.empty() && ec == std::errc() && end == v.data() + v.size() && std::isfinite(t);
 }
 
+// Sets `write` from a field naming the request's direction, `read` or `write` (either case);
+// false for anything else.
+bool parse_op(std::string_view field, std::string_view read, std::string_view write_word,
+              bool& write) {
+  write = iequals(field, write_word);
+  return write || iequals(field, read);
+}
+
 // "" if a request of `size` bytes at `offset` is not too large and has a last byte within 64
 // bits.
 std::string check_end(std::uint64_t offset, std::uint64_t size) {
@@ -114,13 +122,8 @@ std::string parse_spc_line(std::string_view line, std::vector<std::string_view>&
   }
   if (!parse_decimal(f[2], out.size))
     return "expected a decimal size in bytes, got " + quoted_or_nothing(f[2]);
-  if (iequals(f[3], "w")) {
-    out.write = true;
-  } else if (iequals(f[3], "r")) {
-    out.write = false;
-  } else {
+  if (!parse_op(f[3], "r", "w", out.write))
     return "expected an opcode r or w, got " + quoted_or_nothing(f[3]);
-  }
   if (!is_number(f[4])) return "expected a timestamp in seconds, got " + quoted_or_nothing(f[4]);
   out.offset = lba * kSectorBytes;
   return check_end(out.offset, out.size);
@@ -140,13 +143,8 @@ std::string parse_msr_line(std::string_view line, std::vector<std::string_view>&
   host = f[1];
   if (!parse_decimal(f[2], out.disk))
     return "expected a decimal disk number, got " + quoted_or_nothing(f[2]);
-  if (iequals(f[3], "write")) {
-    out.write = true;
-  } else if (iequals(f[3], "read")) {
-    out.write = false;
-  } else {
+  if (!parse_op(f[3], "read", "write", out.write))
     return "expected a type Read or Write, got " + quoted_or_nothing(f[3]);
-  }
   if (!parse_decimal(f[4], out.offset))
     return "expected a decimal byte offset, got " + quoted_or_nothing(f[4]);
   if (!parse_decimal(f[5], out.size))
