@@ -231,6 +231,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         sizes = {"fractions": _list(args.fractions, float, "--fractions", "numbers")}
     columns = _sweep_columns(args, params)
     client = None
+    interrupted = None
     if args.dask:
         import distributed
         client = distributed.Client(args.dask)
@@ -241,12 +242,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             df = pagesim.sweep(traces, policies=policies, jobs=args.jobs, client=client,
                                per_process=args.per_process,
                                on_error="record" if args.keep_going else "raise", **sizes, **params)
-    except pagesim.SweepInterrupted as e:  # Ctrl-C: -o keeps the runs that finished
-        if args.output and len(e.table):
-            _write_csv(e.table, args.output)
-            print(f"pagesim: wrote {args.output}: the {e.finished} of {e.total} runs that finished",
-                  file=sys.stderr)
-        raise
+    except pagesim.SweepInterrupted as e:  # Ctrl-C: the runs that finished, printed and written
+        if not len(e.table):
+            raise
+        df, interrupted = e.table, e
     finally:
         if client is not None:
             client.close()
@@ -267,6 +266,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.output:
         _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows, {len(df.columns)} columns")
+    if interrupted is not None:
+        print(f"pagesim: interrupted: the table holds the {interrupted.finished} of "
+              f"{interrupted.total} runs that had finished", file=sys.stderr)
+        return 130
     return _report_failures(df, axes, args.options)
 
 
