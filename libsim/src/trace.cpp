@@ -36,6 +36,23 @@ std::vector<std::size_t> Trace::last_accesses() const {
   return last;
 }
 
+Trace Trace::slice(std::size_t start, std::size_t stop) const {
+  stop = std::min(stop, size());
+  if (start > stop) {
+    throw ConfigError("a trace slice [" + std::to_string(start) + ":" + std::to_string(stop) +
+                      "] starts after it stops: expected start <= stop (at most the " +
+                      std::to_string(size()) + " accesses)");
+  }
+  TraceBuilder b(page_size(),
+                 source() + "[" + std::to_string(start) + ":" + std::to_string(stop) + "]");
+  b.reserve(stop - start);
+  for (std::size_t i = start; i < stop; ++i) {
+    const PageId p = page(i);
+    b.add(proc_pid(page_proc(p)), page_vpn(p), write(i), page_kind(p));
+  }
+  return std::move(b).build();
+}
+
 std::vector<std::size_t> Trace::first_accesses() const {
   std::vector<std::size_t> first(num_procs(), size());
   // Stops once every process has been seen: usually early in the trace.

@@ -58,9 +58,18 @@ def _print_pairs(pairs: dict[str, Any]) -> None:
 
 def _load(args: argparse.Namespace, path: str) -> "pagesim.Trace":
     """The trace at `path`, read with the command's read options (_add_read_options)."""
-    return pagesim.load(path, format=args.format, page_size=args.page_size,
-                        page_numbers=args.page_numbers, instructions=args.instructions,
-                        pid=args.pid)
+    return _head(args, pagesim.load(path, format=args.format, page_size=args.page_size,
+                                    page_numbers=args.page_numbers, instructions=args.instructions,
+                                    pid=args.pid))
+
+
+def _head(args: argparse.Namespace, trace: "pagesim.Trace") -> "pagesim.Trace":
+    """--head N: the trace's first N accesses (a trace of their own), else the trace."""
+    if args.head is None:
+        return trace
+    if args.head < 1:
+        raise pagesim.ConfigError(f"--head must be >= 1 (a number of accesses), got {args.head}")
+    return trace[:args.head]
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -138,7 +147,7 @@ def _sweep_traces(args: argparse.Namespace) -> dict[str, Any]:
     """Path -> what sweep() gets: the path itself when Dask workers can load it as it is
     (default read options), else the trace loaded here."""
     default_read = (args.format == "auto" and args.page_size is None and not args.page_numbers
-                    and not args.instructions and args.pid is None)
+                    and not args.instructions and args.pid is None and args.head is None)
     return {path: path if args.dask and default_read else _load(args, path) for path in args.trace}
 
 
@@ -460,6 +469,10 @@ def cmd_gen(args: argparse.Namespace) -> int:
 def cmd_convert(args: argparse.Namespace) -> int:
     from .traces import convert
     _check_trace_output(args.output, args.to, "--to")
+    if args.head is not None:  # the first accesses: read, cut, written
+        trace = _load(args, args.input)
+        _noting_losses(lambda: trace.save(args.output, format=args.to))
+        return 0
     _noting_losses(lambda: convert(args.input, args.output, format=args.format, out_format=args.to,
                                    page_size=args.page_size, page_numbers=args.page_numbers,
                                    instructions=args.instructions, pid=args.pid))
@@ -471,7 +484,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     trace, fmt = _core.load_detected(args.trace, format=args.format, page_size=args.page_size,
                                      page_numbers=args.page_numbers, instructions=args.instructions,
                                      pid=args.pid)
-    _print_info(trace, f"{args.trace} ({fmt})")
+    _print_info(_head(args, trace), f"{args.trace} ({fmt})")
     return 0
 
 
@@ -489,6 +502,9 @@ def _add_read_options(p: argparse.ArgumentParser) -> None:
                    help="the pid of accesses whose file names none: text and CSV without a pid "
                         "column (default 0 and 1), lackey before its first ==PID== line, "
                         "oracleGeneral, din and pinatrace (default 1)")
+    p.add_argument("--head", type=int, metavar="N",
+                   help="only the trace's first N accesses (a trace of their own: its footprint "
+                        "is theirs)")
 
 
 def build_parser() -> argparse.ArgumentParser:

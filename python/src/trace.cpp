@@ -342,6 +342,31 @@ ConfigError
     an argument is not a one-dimensional array of integers.
 )doc")
       .def("__len__", &Trace::size)
+      .def(
+          "__getitem__",
+          [](const Trace& t, const py::slice& accesses) {
+            py::ssize_t start = 0, stop = 0, step = 0, length = 0;
+            if (!accesses.compute(static_cast<py::ssize_t>(t.size()), &start, &stop, &step,
+                                  &length))
+              throw py::error_already_set();
+            if (step != 1) {
+              throw ConfigError("a trace is sliced in order, step 1 (trace[a:b]); got step " +
+                                std::to_string(step));
+            }
+            py::gil_scoped_release release;
+            return t.slice(static_cast<std::size_t>(start),
+                           static_cast<std::size_t>(std::max(start, stop)));
+          },
+          py::arg("accesses"),
+          R"doc(The accesses ``trace[a:b]`` (Python's slice rules, step 1) as a trace of their own:
+their pages, with pid, virtual page number and kind, numbered as first accessed there
+(``num_pages`` is the window's footprint); the page size kept; source ``SOURCE[a:b]``.)doc")
+      .def("__getitem__",
+           [](const Trace&, py::ssize_t) -> Trace {
+             throw py::type_error(
+                 "a trace is sliced, trace[a:b], not indexed: access i's page is trace.pages[i], "
+                 "its pid trace.proc_pids[trace.page_procs[trace.pages[i]]]");
+           })
       .def_property_readonly("num_accesses", &Trace::size)
       .def_property_readonly("num_pages", &Trace::num_pages)
       .def_property_readonly("num_procs", &Trace::num_procs)

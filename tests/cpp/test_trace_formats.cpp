@@ -396,6 +396,28 @@ TEST_CASE("block traces: SPC and MSR requests become accesses to file pages, a d
   CHECK_THROWS_AS(convert_trace(hm.path(), out.path(), {}), ConfigError);
 }
 
+TEST_CASE("a slice of a trace is a trace of those accesses, its pages numbered anew") {
+  // with_file_pages() as accesses (pid op vpn [f]); slice [1, 4) of it.
+  const Trace t = with_file_pages();
+  const Trace s = t.slice(1, 4);
+  REQUIRE(s.size() == 3);
+  std::string want;
+  for (std::size_t i = 1; i < 4; ++i) {
+    const PageId p = t.page(i);
+    want += std::to_string(t.proc_pid(t.page_proc(p))) + (t.write(i) ? " W " : " R ") +
+            std::to_string(t.page_vpn(p)) + (t.page_kind(p) == PageKind::kFile ? " f" : "") + "\n";
+  }
+  CHECK(accesses_of(s) == want);
+  CHECK(s.page(0) == 0);  // numbered as first accessed in the slice
+  CHECK(s.page_size() == t.page_size());
+  CHECK(s.source() == t.source() + "[1:4]");
+  CHECK(t.slice(0, t.size() + 5).size() == t.size());  // stop clamped
+  CHECK(t.slice(2, 2).size() == 0);
+  CHECK(message_of([&] { t.slice(4, 2); }) ==
+        "a trace slice [4:2] starts after it stops: expected start <= stop (at most the " +
+            std::to_string(t.size()) + " accesses)");
+}
+
 TEST_CASE("CSV: columns in any order, address or page, optional op, pid, time and kind") {
   const Trace t = parse_trace("time,address,op,pid,kind\n1,0x1000,W,3,anon\n2,8192,read,3,file\n2.5,0x1fff,r,4,0\n",
                               as(TraceFormat::kCsv));

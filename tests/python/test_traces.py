@@ -617,3 +617,25 @@ def test_block_traces_are_file_pages_a_disk_a_process(tmp_path):
     r = cli("info", str(tmp_path / "bad.spc"), check=False)
     assert r.returncode == 2 and r.stderr == (
         f"pagesim: error: {tmp_path / 'bad.spc'}:4: expected an opcode r or w, got 't'\n")
+
+
+def test_a_trace_slice_is_a_trace_of_those_accesses(tmp_path):
+    t = pagesim.Trace.from_arrays(np.array([5, 6, 5, 7, 8, 5]), writes=np.array([1, 0, 0, 1, 0, 0]),
+                                  pids=np.array([3, 3, 3, 4, 4, 3]), kinds=np.array([0, 0, 0, 1, 1, 0]))
+    s = t[1:4]  # accesses 6 R, 5 R (pid 3), 7 W (pid 4, file)
+    assert accesses(s) == [(6, 0), (5, 0), (7, 1)] and s.pages.tolist() == [0, 1, 2]
+    assert s.proc_pids[s.page_procs[s.pages]].tolist() == [3, 3, 4]
+    assert s.page_kinds.tolist() == [0, 0, 1] and s.source == "numpy[1:4]"
+    assert len(t[-2:]) == 2 and len(t[10:]) == 0 and len(t[4:2]) == 0 and len(t[:]) == 6
+    with pytest.raises(pagesim.ConfigError, match="step 1"):
+        t[::2]
+    with pytest.raises(TypeError, match="sliced, trace\\[a:b\\], not indexed"):
+        t[1]
+    # --head N on the command line: the first N accesses, in any command that reads traces.
+    t.save(tmp_path / "t.pgt")
+    info = cli("info", str(tmp_path / "t.pgt"), "--head", "4").stdout
+    assert "accesses   4\nfootprint  3 pages" in info, info
+    cli("convert", str(tmp_path / "t.pgt"), str(tmp_path / "h.csv"), "--head", "2")
+    assert accesses(pagesim.load(tmp_path / "h.csv")) == [(5, 1), (6, 0)]
+    r = cli("run", str(tmp_path / "t.pgt"), "--head", "0", "--policy", "lru", "--frames", "2", check=False)
+    assert r.returncode == 2 and r.stderr == "pagesim: error: --head must be >= 1 (a number of accesses), got 0\n"

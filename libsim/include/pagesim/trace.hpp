@@ -103,6 +103,12 @@ class Trace {
   // pass over the trace up to the last process's first access).
   std::vector<std::size_t> first_accesses() const;
 
+  // The accesses [start, stop) as a trace of their own (stop is clamped to size()): their
+  // pages, with pid, virtual page number and kind, numbered as first accessed there (so
+  // num_pages() is the window's footprint), the page size kept, the source `source()[a:b]`.
+  // ConfigError if start > stop.
+  Trace slice(std::size_t start, std::size_t stop) const;
+
   // A trace from its columns (deserialising, memory-mapped formats, numpy); vectors convert
   // without a copy. Throws ConfigError naming the column and the index if they are
   // inconsistent: unequal lengths, a page id >= the page count, a process id >= the process
