@@ -275,11 +275,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if args.output:
         _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows, {len(df.columns)} columns")
+    status = _report_failures(df, axes, args.options)
     if interrupted is not None:
         print(f"pagesim: interrupted: the table holds the {interrupted.finished} of "
               f"{interrupted.total} runs that had finished", file=sys.stderr)
         return 130
-    return _report_failures(df, axes, args.options)
+    return status
 
 
 def _report_failures(df: Any, axes: list[str], options: dict[str, str]) -> int:
