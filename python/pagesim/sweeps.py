@@ -301,7 +301,10 @@ class _Reporter:
         except ImportError:  # pragma: no cover - tqdm is a dependency
             self.progress = False
             return
-        self.bar = tqdm(total=self.total, initial=done, desc="sweep", unit="run", leave=True)
+        # A delay, however short, keeps tqdm from printing inside its constructor: a Ctrl-C
+        # there, as the bar appears, would leave a half-made bar whose __del__ fails at exit.
+        self.bar = tqdm(total=self.total, initial=done, desc="sweep", unit="run", leave=True,
+                        delay=1e-9)
         self.bar.start_t -= time.monotonic() - self.start  # its clock from the sweep's start
 
     def __call__(self, done: int) -> None:
