@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <queue>
 #include <string>
 #include <utility>
@@ -52,6 +53,21 @@ std::uint64_t page_hash(PageId p, std::uint64_t seed) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return (z ^ (z >> 31)) & (kHashSpace - 1);
+}
+
+// The hash threshold of sampling at `rate`: a page is sampled iff page_hash < it. ConfigError
+// naming `what` for a rate outside (0, 1] or one that samples nothing.
+std::uint64_t sample_threshold(double rate, const std::string& what) {
+  if (!(rate > 0.0 && rate <= 1.0)) {
+    throw ConfigError(what + " sampling rate " + std::to_string(rate) + " is out of range: (0, 1]");
+  }
+  const auto threshold =
+      static_cast<std::uint64_t>(std::llround(rate * static_cast<double>(kHashSpace)));
+  if (threshold == 0) {
+    throw ConfigError(what + " sampling rate " + std::to_string(rate) +
+                      " samples nothing; at least 2^-24");
+  }
+  return threshold;
 }
 
 // faults[F] = misses + sum of hist[d] for d > F, F = 0..last.
@@ -124,13 +140,7 @@ std::vector<std::uint64_t> lru_mrc(const Trace& trace) {
 }
 
 std::vector<double> shards_mrc(const Trace& trace, double rate, std::uint64_t seed) {
-  if (!(rate > 0.0 && rate <= 1.0)) {
-    throw ConfigError("SHARDS sampling rate " + std::to_string(rate) + " is out of range: (0, 1]");
-  }
-  const auto threshold = static_cast<std::uint64_t>(std::llround(rate * static_cast<double>(kHashSpace)));
-  if (threshold == 0) {
-    throw ConfigError("SHARDS sampling rate " + std::to_string(rate) + " samples nothing; at least 2^-24");
-  }
+  const std::uint64_t threshold = sample_threshold(rate, "SHARDS");
   const double r = static_cast<double>(threshold) / static_cast<double>(kHashSpace);
   const std::size_t n = trace.size();
   const std::size_t pages = trace.num_pages();
@@ -353,6 +363,23 @@ std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
 std::vector<std::vector<WorkingSetPoint>> working_set_curves_per_process(
     const Trace& trace, std::vector<std::uint64_t> windows) {
   return working_set_curves(trace, std::move(windows), true);
+}
+
+SampledTrace sample_trace(const Trace& trace, double rate, std::uint64_t seed) {
+  const std::uint64_t threshold = sample_threshold(rate, "trace");
+  std::vector<std::uint8_t> sampled(trace.num_pages());
+  for (PageId p = 0; p < sampled.size(); ++p) sampled[p] = page_hash(p, seed) < threshold;
+  const double r = static_cast<double>(threshold) / static_cast<double>(kHashSpace);
+  char rate_text[32];
+  std::snprintf(rate_text, sizeof rate_text, "%g", r);
+  TraceBuilder b(trace.page_size(), trace.source() + " sampled at rate " + rate_text);
+  for (std::size_t i = 0; i < trace.size(); ++i) {
+    const PageId p = trace.page(i);
+    if (sampled[p])
+      b.add(trace.proc_pid(trace.page_proc(p)), trace.page_vpn(p), trace.write(i),
+            trace.page_kind(p));
+  }
+  return {std::move(b).build(), r};
 }
 
 }  // namespace pagesim

@@ -326,7 +326,7 @@ def cmd_mrc(args: argparse.Namespace) -> int:
             raise pagesim.ConfigError(f"--points must be >= 1, got {args.points}")
         sizes = sorted({max(1, round(k * trace.num_pages / args.points))
                         for k in range(1, args.points + 1)})
-    df = mrc.mrc(trace, policies=policies, frames=sizes, **params)
+    df = mrc.mrc(trace, policies=policies, frames=sizes, sample=args.sample, **params)
     if args.shards is not None:
         import pandas as pd
         estimate = mrc.shards_mrc(trace, rate=args.shards)
@@ -338,7 +338,8 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     settings = " ".join(f"{k}={v}" for k, v in pagesim.textbook(**params).items())
     print(f"# {args.trace}: {len(trace)} accesses, {trace.num_pages} pages; miss ratio = faults / "
           f"accesses, " + ("demand paging in trace order" if textbook
-                           else f"every policy simulated with {settings}"))
+                           else f"every policy simulated with {settings}")
+          + (f"; estimated by miniature simulations at rate {args.sample:g}" if args.sample else ""))
     print(df.pivot_table(index="frames", columns="policy", values="miss_ratio", sort=False)
           .to_string(float_format=lambda x: f"{x:.4f}"))
     ws = None
@@ -578,6 +579,10 @@ def build_parser() -> argparse.ArgumentParser:
     curve.add_argument("--shards", type=float, metavar="RATE",
                        help="add the SHARDS estimate of the lru curve, sampling pages at RATE "
                             "(0 < RATE <= 1; demand paging in trace order, so not with -P settings)")
+    curve.add_argument("--sample", type=float, metavar="RATE",
+                       help="miniature simulations: every policy run on the accesses of a hash-sampled "
+                            "share RATE of the pages with RATE x the frames, its faults scaled by "
+                            "1/RATE (an estimate, for traces too long to simulate whole)")
     curve.add_argument("--working-set", action="store_true",
                        help="also Denning's working-set policy at --points windows: its miss ratio "
                             "against its mean size (exact, one pass; time = the trace's accesses)")

@@ -20,7 +20,8 @@ import numpy as np
 
 from . import _args, _core
 
-__all__ = ["lru_mrc", "mrc", "opt_mrc", "plot_mrc", "plot_working_set", "shards_mrc", "working_set"]
+__all__ = ["lru_mrc", "mrc", "opt_mrc", "plot_mrc", "plot_working_set", "sample", "shards_mrc",
+           "working_set"]
 
 
 def _trace(trace):
@@ -64,6 +65,23 @@ def shards_mrc(trace, *, rate: Optional[float] = None, max_pages: Optional[int] 
     if rate is not None:
         return _core.shards_mrc(t, _args.positive("rate", rate), seed)
     return _core.shards_fixed_size_mrc(t, _args.integer("max_pages", max_pages, 1, 2**32 - 2), seed)
+
+
+def sample(trace, rate: float, *, seed: int = 0):
+    """The accesses of a hash-sampled share of the pages, for a miniature simulation.
+
+    Waldspurger et al., "Cache Modeling and Optimization using Miniature Simulations" (USENIX
+    ATC 2017): a policy run on the pages that :func:`shards_mrc` samples at ``rate`` (the same
+    hash and ``seed``, so the same pages), with ``rate`` times the frames, estimates its miss
+    ratio on the whole trace. Returns ``(trace, rate)``: the sampled accesses as a trace of
+    their own (pid, virtual page number, kind and page size kept) and the rate the hash
+    threshold gives (within 2^-25 of the one asked for). :func:`mrc` does it with
+    ``sample=rate``.
+    """
+    return _core.sample_trace(_trace(trace), _args.positive("rate", rate), _args.integer("seed", seed, 0))
+
+
+_sample = sample  # for mrc, whose parameter `sample` hides it
 
 
 def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int = 40,
@@ -120,7 +138,7 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
 
 
 def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]] = None,
-        **params):
+        sample: Optional[float] = None, seed: int = 0, **params):
     """Faults and miss ratio against memory size, as a DataFrame.
 
     ``policies`` are as :func:`pagesim.sweep` takes them: names, :class:`pagesim.Policy`
@@ -128,13 +146,18 @@ def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]]
     curves (every size when ``frames`` is None) under demand paging in trace order
     (:data:`pagesim.TEXTBOOK`, no other ``params``); other policies, and these two under any
     other settings, are simulated at each size of ``frames`` (required for them), with
-    ``params`` passed to :func:`pagesim.simulate`.
+    ``params`` passed to :func:`pagesim.simulate`. With ``sample=rate`` (0 < rate <= 1) every
+    policy is a miniature simulation instead (:func:`sample`, with ``seed``): run on the
+    sampled pages' accesses with ``max(1, round(frames * rate))`` frames, its faults scaled by
+    1 / rate (at most the trace's accesses; the sample's faults over the accesses it should have
+    had, as SHARDS_adj counts the ones it is short of as hits); ``frames`` required. An estimate, for traces too long to simulate whole: bench/RESULTS.md and the
+    README give its error.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``policy``, ``frames``, ``faults``, ``miss_ratio``, ``method``
-        (``one-pass`` or ``simulation``).
+        (``one-pass``, ``simulation`` or ``miniature, rate R``).
     """
     import pandas as pd
     from . import TEXTBOOK, simulate, textbook
@@ -149,6 +172,23 @@ def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]]
     if sizes == []:
         raise _core.ConfigError("mrc needs frames >= 1 (memory sizes in page frames), got []")
     rows = []
+    if sample is not None:
+        if sizes is None:
+            raise _core.ConfigError("mrc with sample= simulates every policy at the sizes of frames=[...]: "
+                                    "give them")
+        small, rate = _sample(t, sample, seed=seed)
+        if len(small) == 0:
+            raise _core.ConfigError(f"sampling at rate {sample:g} (seed {seed}) kept no access of this "
+                                    f"trace's {t.num_pages} pages: raise the rate")
+        for label, policy, own in _policy_specs(policies, "mrc"):
+            for f in sizes:
+                run = simulate(small, policy, frames=max(1, round(f * rate)), **textbook(**params, **own))
+                # Scaled by 1 / rate: the sample's faults among the accesses it should have had,
+                # n * rate (SHARDS_adj: a sample short of its share of accesses missed hot pages,
+                # whose accesses would have been hits), at most every access.
+                faults = min(run["faults"] / rate, n)
+                rows.append((label, f, round(faults), faults / n, f"miniature, rate {rate:g}"))
+        return pd.DataFrame(rows, columns=["policy", "frames", "faults", "miss_ratio", "method"])
     for label, policy, own in _policy_specs(policies, "mrc"):
         settings = {**params, **own}
         if isinstance(policy, str) and policy in ("lru", "belady") and textbook(**settings) == TEXTBOOK:

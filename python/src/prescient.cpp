@@ -95,6 +95,17 @@ void register_mrc(py::module_& m) {
       },
       py::arg("trace"), py::arg("max_pages"), py::arg("seed"));
   m.def(
+      "sample_trace",
+      [](const Trace& trace, double rate, std::uint64_t seed) {
+        SampledTrace sampled;
+        {
+          py::gil_scoped_release release;
+          sampled = sample_trace(trace, rate, seed);
+        }
+        return py::make_tuple(std::move(sampled.trace), sampled.rate);
+      },
+      py::arg("trace"), py::arg("rate"), py::arg("seed"));
+  m.def(
       "working_set_curve",
       [](const Trace& trace, std::vector<std::uint64_t> windows, bool per_process) {
         std::vector<std::vector<WorkingSetPoint>> curves;

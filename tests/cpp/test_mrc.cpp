@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "helpers.hpp"
@@ -101,6 +102,31 @@ WorkingSetPoint naive_working_set(const Trace& t, std::uint64_t window) {
     point.faults += before.count(t.page(i)) == 0;
   }
   return point;
+}
+
+TEST_CASE("sample_trace keeps all of a sampled page's accesses and none of the others") {
+  const Trace t = generate_zipf(50'000, 20'000, 0.9, 0.3, 5);
+  // Rate 1: every access, in order, its pages numbered as before (first seen).
+  const SampledTrace all = sample_trace(t, 1.0, 3);
+  CHECK(all.rate == 1.0);
+  REQUIRE(all.trace.size() == t.size());
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    CHECK(all.trace.page(i) == t.page(i));
+    CHECK(all.trace.write(i) == t.write(i));
+  }
+  const SampledTrace s = sample_trace(t, 0.1, 3);
+  CHECK(s.rate == doctest::Approx(0.1).epsilon(1e-6));
+  CHECK(s.trace.source() == t.source() + " sampled at rate 0.1");
+  // Each page: all of its accesses or none (counted by vpn: one process).
+  std::map<std::uint64_t, std::uint64_t> in_trace, in_sample;
+  for (std::size_t i = 0; i < t.size(); ++i) ++in_trace[t.page_vpn(t.page(i))];
+  for (std::size_t i = 0; i < s.trace.size(); ++i) ++in_sample[s.trace.page_vpn(s.trace.page(i))];
+  for (const auto& [vpn, n] : in_sample) CHECK(in_trace[vpn] == n);
+  // About a tenth of the pages.
+  CHECK(s.trace.num_pages() > 0.08 * static_cast<double>(t.num_pages()));
+  CHECK(s.trace.num_pages() < 0.12 * static_cast<double>(t.num_pages()));
+  CHECK_THROWS_AS(sample_trace(t, 0.0), ConfigError);
+  CHECK_THROWS_AS(sample_trace(t, 1.5), ConfigError);
 }
 
 TEST_CASE("working-set curve, hand-traced: 1 2 3 1 2 4 1") {

@@ -215,6 +215,28 @@ def naive_working_set(pages, window):
     return faults, size_sum
 
 
+def test_miniature_simulation_estimates_every_policys_curve():
+    t = pagesim._core.generate_zipf(1_000_000, 100_000, 0.9, 0.3, 4)
+    sizes, policies = [1000, 5000, 20000, 50000], ["lru", "arc", "clock", "s3fifo", "lirs"]
+    full = pagesim.mrc.mrc(t, policies=policies, frames=sizes)
+    # Rate 1 is the whole trace: the same counts as the simulation (and lru's one pass).
+    whole = pagesim.mrc.mrc(t, policies=policies, frames=sizes, sample=1.0)
+    assert whole.faults.tolist() == full.faults.tolist()
+    assert set(whole.method) == {"miniature, rate 1"}
+    # Rate 0.1 (about 10,000 pages): within 0.01 of every miss ratio here (README).
+    est = pagesim.mrc.mrc(t, policies=policies, frames=sizes, sample=0.1, seed=2)
+    error = (est.miss_ratio - full.miss_ratio).abs()
+    assert error.max() < 0.01 and error.mean() < 0.005
+    small, rate = pagesim.mrc.sample(t, 0.1, seed=2)
+    assert rate == pytest.approx(0.1) and small.num_pages < t.num_pages
+    with pytest.raises(pagesim.ConfigError, match="give them"):
+        pagesim.mrc.mrc(t, sample=0.1)
+    with pytest.raises(pagesim.ConfigError, match="'rate' must be"):
+        pagesim.mrc.mrc(t, frames=[10], sample=0)
+    with pytest.raises(pagesim.ConfigError, match="kept no access"):
+        pagesim.mrc.mrc(pagesim.Trace.from_arrays(np.array([1, 2, 1])), frames=[1], sample=1e-6)
+
+
 def test_working_set_curve_against_a_sliding_window(qtrace):
     pages = np.asarray(qtrace.pages)
     windows = [1, 2, 7, 50, 400, len(pages) // 3, len(pages) + 5]

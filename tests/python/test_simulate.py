@@ -389,6 +389,20 @@ def test_cli_mrc_prints_the_curves(tmp_path):
         assert out.returncode == 2 and message in out.stderr, out.stderr
 
 
+def test_cli_mrc_sample(tmp_path):
+    # --sample 1: the miniature simulation of the whole trace is the simulation itself.
+    path = tmp_path / "t.txt"
+    path.write_text("".join(f"R {p}\n" for p in BELADY))
+    out = run_cli("mrc", str(path), "--page-numbers", "--frames", "3,4", "--policies", "lru,fifo",
+                  "--sample", "1")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].endswith("demand paging in trace order; estimated by miniature simulations at rate 1")
+    assert lines[3].split() == ["3", "0.8333", "0.7500"] and lines[4].split() == ["4", "0.6667", "0.8333"]
+    out = run_cli("mrc", str(path), "--page-numbers", "--sample", "0")
+    assert out.returncode == 2 and "'rate' must be" in out.stderr
+
+
 def test_cli_mrc_working_set(tmp_path):
     # Belady's string, N = 12. Intervals: page 1 4 and 3, page 2 4 and 3, page 3 7, page 4 7,
     # page 5 5; 5 first references; from each page's last access to the end: 5, 4, 3, 2, 1.

@@ -27,6 +27,18 @@ std::vector<std::uint64_t> lru_mrc(const Trace& trace);
 // F = 0..num_pages, scaled to the whole trace. rate in (0, 1]; rate 1 gives lru_mrc.
 std::vector<double> shards_mrc(const Trace& trace, double rate, std::uint64_t seed = 0);
 
+// Spatial sampling for miniature simulation (Waldspurger, Saemundsson, Ahmad, Park, "Cache
+// Modeling and Optimization using Miniature Simulations", USENIX ATC 2017): the accesses of the
+// pages that shards_mrc samples at `rate` with `seed` (the same hash, so the same pages), as a
+// trace of their own (pid, virtual page number, kind and page size kept). Any policy run on it
+// with frames * rate frames estimates its miss ratio with `frames` on the whole trace. `rate`
+// is the rate the hash threshold gives (within 2^-25 of the one asked for). rate in (0, 1].
+struct SampledTrace {
+  Trace trace;
+  double rate = 1.0;
+};
+SampledTrace sample_trace(const Trace& trace, double rate, std::uint64_t seed = 0);
+
 // SHARDS with a fixed sample size: at most `max_pages` sampled pages; when a new one would
 // exceed it, the sampled page with the largest hash leaves the sample and the threshold (so
 // the rate) drops to its hash, and the histogram's mass is rescaled by new_rate / old_rate;
