@@ -171,24 +171,13 @@ def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]]
     sizes = None if frames is None else [_args.integer("frames", f, 1, 2**40) for f in frames]
     if sizes == []:
         raise _core.ConfigError("mrc needs frames >= 1 (memory sizes in page frames), got []")
-    rows = []
+    columns = ["policy", "frames", "faults", "miss_ratio", "method"]
     if sample is not None:
         if sizes is None:
             raise _core.ConfigError("mrc with sample= simulates every policy at the sizes of frames=[...]: "
                                     "give them")
-        small, rate = _sample(t, sample, seed=seed)
-        if len(small) == 0:
-            raise _core.ConfigError(f"sampling at rate {sample:g} (seed {seed}) kept no access of this "
-                                    f"trace's {t.num_pages} pages: raise the rate")
-        for label, policy, own in _policy_specs(policies, "mrc"):
-            for f in sizes:
-                run = simulate(small, policy, frames=max(1, round(f * rate)), **textbook(**params, **own))
-                # Scaled by 1 / rate: the sample's faults among the accesses it should have had,
-                # n * rate (SHARDS_adj: a sample short of its share of accesses missed hot pages,
-                # whose accesses would have been hits), at most every access.
-                faults = min(run["faults"] / rate, n)
-                rows.append((label, f, round(faults), faults / n, f"miniature, rate {rate:g}"))
-        return pd.DataFrame(rows, columns=["policy", "frames", "faults", "miss_ratio", "method"])
+        return pd.DataFrame(_miniature(t, policies, sizes, sample, seed, params), columns=columns)
+    rows = []
     for label, policy, own in _policy_specs(policies, "mrc"):
         settings = {**params, **own}
         if isinstance(policy, str) and policy in ("lru", "belady") and textbook(**settings) == TEXTBOOK:
@@ -204,7 +193,27 @@ def mrc(trace, *, policies: Sequence = ("lru",), frames: Optional[Iterable[int]]
         for f in sizes:
             faults = int(simulate(t, policy, frames=f, **textbook(**settings))["faults"])
             rows.append((label, f, faults, faults / n if n else 0.0, "simulation"))
-    return pd.DataFrame(rows, columns=["policy", "frames", "faults", "miss_ratio", "method"])
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _miniature(t, policies, sizes, rate_asked: float, seed: int, params) -> list:
+    """mrc's rows of miniature simulations: every policy on the sampled pages' accesses."""
+    from . import simulate, textbook
+    from .sweeps import _policy_specs
+    small, rate = _sample(t, rate_asked, seed=seed)
+    if len(small) == 0:
+        raise _core.ConfigError(f"sampling at rate {rate_asked:g} (seed {seed}) kept no access of this "
+                                f"trace's {t.num_pages} pages: raise the rate")
+    rows = []
+    for label, policy, own in _policy_specs(policies, "mrc"):
+        for f in sizes:
+            run = simulate(small, policy, frames=max(1, round(f * rate)), **textbook(**params, **own))
+            # Scaled by 1 / rate: the sample's faults among the accesses it should have had,
+            # n * rate (SHARDS_adj: a sample short of its share of accesses missed hot pages,
+            # whose accesses would have been hits), at most every access.
+            faults = min(run["faults"] / rate, len(t))
+            rows.append((label, f, round(faults), faults / len(t), f"miniature, rate {rate:g}"))
+    return rows
 
 
 def plot_mrc(df, ax=None):
