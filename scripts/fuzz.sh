@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(text lackey csv oracle din pinatrace spc msr native auto)
+((${#targets[@]})) || targets=(text lackey csv oracle din pinatrace spc msr alibaba native auto)
 command -v clang++ >/dev/null || { echo "fuzz: clang++ is needed (apt-get install clang)"; exit 2; }
 
 out=_build/fuzz
@@ -33,6 +33,7 @@ seed csv plain 'pid,op,address,time,kind\n1,W,0x1000,1,anon\n2,R,8192,2.5,file\n
 seed din plain '2 0\n0 1000\n1 70F6088c 4\n3 0x2fff\n4 5000\n'
 seed pinatrace plain '0x7f1c2a1b4e43: W 0x7ffd6d1bc8f8\n0x401000: R 0x1000\n#eof\n'
 seed spc plain '0,303567,3584,w,0.000000\n1,0,512,R,0.001\n0,303568,8192,r,0.5,extra\n'
+seed alibaba plain '3,W,8192,8192,1577808000000040\n0,r,4095,1,1577808000000041\n'
 seed msr plain '128166372003061629,hm,0,Read,4096,4096,51213\n128166372003061630,hm,0,Write,8191,2,100\n'
 seed oracle plain '\x00\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x10\x00\x00\xff\xff\xff\xff\xff\xff\xff\xff'
 # A native seed written by the library itself (via a tiny program built from the same objects).
@@ -49,7 +50,7 @@ CPP
 clang++ "${flags[@]/fuzzer-no-link,/}" "$out/make_native_seed.cpp" "${objs[@]}" -lz -lzstd -o "$out/make_native_seed"
 mkdir -p "$out/native/corpus" "$out/auto/corpus"
 "$out/make_native_seed" "$out/native/corpus/plain"
-for t in text lackey csv oracle din pinatrace spc msr native; do
+for t in text lackey csv oracle din pinatrace spc msr alibaba native; do
   gzip -c "$out/$t/corpus/plain" >"$out/$t/corpus/plain.gz"
   zstd -q -c "$out/$t/corpus/plain" >"$out/$t/corpus/plain.zst" 2>/dev/null || true
   cp "$out/$t/corpus/plain" "$out/auto/corpus/$t"

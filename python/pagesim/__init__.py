@@ -145,8 +145,8 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = Non
         A trace: native ``.pgt``, text (one ``[PID] R|W ADDRESS`` per line), CSV with a
         header, valgrind lackey output, libCacheSim oracleGeneral, Dinero ``din`` or Intel Pin
         ``pinatrace`` output, or a block I/O trace (SPC, as the UMass repository's ``.spc``
-        files, or MSR Cambridge's ``.csv``: each request's pages, file-backed, a disk a
-        process); gzip or zstd compressed or not. The format comes from the magic number, the
+        files, MSR Cambridge's or Alibaba's ``.csv``: each request's pages, file-backed, a
+        disk a process); gzip or zstd compressed or not. The format comes from the magic number, the
         name (extension, ``pinatrace`` in it) or the first line.
     page_size
         Bytes per page, a power of two; addresses are divided by it. Default: what a text
@@ -157,7 +157,7 @@ def load(path: Union[str, "os.PathLike[str]"], *, page_size: Optional[int] = Non
         Text traces: the numbers are page numbers, not byte addresses.
     format
         ``auto``, ``native``, ``text``, ``csv``, ``lackey``, ``oracle``, ``din``,
-        ``pinatrace``, ``spc`` or ``msr``.
+        ``pinatrace``, ``spc``, ``msr`` or ``alibaba``.
     instructions
         Lackey and din: also count instruction fetches (as reads).
     pid

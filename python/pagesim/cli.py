@@ -493,7 +493,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 def _add_read_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default="auto",
                    help="input format: auto, native, text, csv, lackey, oracle, din, pinatrace, "
-                        "spc, msr (default: from the magic number, name or first line)")
+                        "spc, msr, alibaba (default: from the magic number, name or first line)")
     p.add_argument("--page-size", type=int,
                    help="bytes per page (default: what a text trace written by pagesim records, "
                         "else 4096; not for native traces, which record theirs)")

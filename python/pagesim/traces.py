@@ -136,8 +136,8 @@ def convert(input: PathLike, output: PathLike, *, format: str = "auto", out_form
     """Convert a trace file; formats from the magic number / name unless given.
 
     The read options are :func:`pagesim.load`'s. Converting a streaming format (text, lackey,
-    CSV, oracleGeneral, din, pinatrace, SPC, MSR; gzip or zstd compressed or not) to native uses memory
-    proportional to the distinct pages, not to the accesses. An output name ending in ``.gz``,
+    CSV, oracleGeneral, din, pinatrace, SPC, MSR, Alibaba; gzip or zstd compressed or not) to
+    native uses memory proportional to the distinct pages, not to the accesses. An output name ending in ``.gz``,
     ``.zst`` or ``.zstd`` is refused (pagesim writes no compressed files). When the output format cannot
     keep all of the trace (its writes, pids, page kinds or page size: traces/FORMAT.md has
     the table), a ``UserWarning`` names the file and what was lost, as ``Trace.save`` does.
@@ -147,7 +147,8 @@ def convert(input: PathLike, output: PathLike, *, format: str = "auto", out_form
 
 
 def detect_format(path: PathLike) -> str:
-    """The format of a trace file: native, text, csv, lackey, oracle, din, pinatrace, spc or msr."""
+    """The format of a trace file: native, text, csv, lackey, oracle, din, pinatrace, spc, msr or
+    alibaba."""
     return _core.detect_format(os.fspath(path))
 
 

@@ -344,6 +344,15 @@ TEST_CASE("block traces: SPC and MSR requests become accesses to file pages, a d
   CHECK(accesses_of(parse_trace(msr, as(TraceFormat::kMsr))) ==
         "0 R 1 f\n0 W 1 f\n0 W 2 f\n1 R 0 f\n");
   CHECK(accesses_of(parse_trace(msr, {})) == "0 R 1 f\n0 W 1 f\n0 W 2 f\n1 R 0 f\n");
+  // Alibaba: device 3 writes bytes 8192-16383 (pages 2, 3), device 0 reads byte 4095 (page 0).
+  const std::string alibaba = "3,W,8192,8192,1577808000000040\n0,r,4095,1,1577808000000041\n";
+  CHECK(accesses_of(parse_trace(alibaba, as(TraceFormat::kAlibaba))) ==
+        "3 W 2 f\n3 W 3 f\n0 R 0 f\n");
+  CHECK(accesses_of(parse_trace(alibaba, {})) == "3 W 2 f\n3 W 3 f\n0 R 0 f\n");
+  TempFile io("io_traces.csv", alibaba);
+  CHECK(detect_format(io.path()) == TraceFormat::kAlibaba);
+  CHECK(message_of([&] { parse_trace("3,T,0,512,1\n", as(TraceFormat::kAlibaba)); }) ==
+        "<string>:1: expected an opcode R or W, got 'T'");
   // Named as MSR names its files, .csv, and told from CSV by its first line; .spc by name.
   TempFile hm("hm_0.csv", msr);
   CHECK(detect_format(hm.path()) == TraceFormat::kMsr);

@@ -1,7 +1,7 @@
 // libFuzzer target for one trace reader, chosen at build time: scripts/fuzz.sh builds it once
 // per format with -DPAGESIM_FUZZ_FORMAT='"csv"' (text, lackey, csv, oracle, din, pinatrace, spc,
-// msr, native, or auto: format detection and whichever reader it picks); input may also be gzip or
-// zstd compressed.
+// msr, alibaba, native, or auto: format detection and whichever reader it picks); input may also
+// be gzip or zstd compressed.
 // Any exception other than pagesim::Error, and any crash, is a finding.
 #include <cstddef>
 #include <cstdint>

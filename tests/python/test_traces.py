@@ -605,6 +605,10 @@ def test_block_traces_are_file_pages_a_disk_a_process(tmp_path):
     # two file writes, no swap.
     c = pagesim.simulate(t, "lru", frames=2, **pagesim.TEXTBOOK).counters
     assert (c["faults"], c["file_reads"], c["file_writes"], c["swap_outs"]) == (4, 4, 2, 0)
+    (tmp_path / "io_traces.csv").write_text("3,W,8192,4096,1577808000000040\n")  # Alibaba's
+    a = pagesim.load(tmp_path / "io_traces.csv")
+    assert pagesim.traces.detect_format(tmp_path / "io_traces.csv") == "alibaba"
+    assert accesses(a) == [(2, 1)] and a.proc_pids.tolist() == [3]
     (tmp_path / "hm_0.csv").write_text(MSR)  # MSR names its files .csv; no header
     m = pagesim.load(tmp_path / "hm_0.csv")
     assert pagesim.traces.detect_format(tmp_path / "hm_0.csv") == "msr" and accesses(m) == [(1, 0)]

@@ -24,6 +24,14 @@
 // Timestamp and ResponseTime in 100 ns units (not used); Type Read or Write (either case);
 // Offset and Size in bytes; the disk number is the pid, and every line has one host (a
 // second one would make its disk 0 the first one's).
+//
+// Alibaba (the alibaba/block-traces repository's io_traces.csv, 2020: Li et al., "An in-depth
+// analysis of cloud block storage workloads in large-scale production", IISWC 2020):
+//
+//   0,R,126703644672,4096,1577808000000040      device_id,opcode,offset,length,timestamp
+//
+// The device is the pid; opcode R or W (either case); offset and length in bytes; the
+// timestamp in microseconds (not used).
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -154,6 +162,26 @@ std::string parse_msr_line(std::string_view line, std::vector<std::string_view>&
   return check_end(out.offset, out.size);
 }
 
+std::string parse_alibaba_line(std::string_view line, std::vector<std::string_view>& f,
+                               BlockRequest& out) {
+  if (split(line, f) != 5) {
+    return "expected an Alibaba record 'device_id,opcode,offset,length,timestamp', got " +
+           quoted(line);
+  }
+  std::uint64_t unused = 0;
+  if (!parse_decimal(f[0], out.disk))
+    return "expected a decimal device id, got " + quoted_or_nothing(f[0]);
+  if (!parse_op(f[1], "r", "w", out.write))
+    return "expected an opcode R or W, got " + quoted_or_nothing(f[1]);
+  if (!parse_decimal(f[2], out.offset))
+    return "expected a decimal byte offset, got " + quoted_or_nothing(f[2]);
+  if (!parse_decimal(f[3], out.size))
+    return "expected a decimal length in bytes, got " + quoted_or_nothing(f[3]);
+  if (!parse_decimal(f[4], unused))
+    return "expected a decimal timestamp, got " + quoted_or_nothing(f[4]);
+  return check_end(out.offset, out.size);
+}
+
 std::uint64_t stream_spc(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
   std::vector<std::string_view> fields;
   return stream_requests(
@@ -179,6 +207,14 @@ std::uint64_t stream_msr(LineReader& reader, const ReadOptions& options, AccessS
         return error;
       },
       "'Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime'");
+}
+
+std::uint64_t stream_alibaba(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
+  std::vector<std::string_view> fields;
+  return stream_requests(
+      reader, options, sink,
+      [&](std::string_view line, BlockRequest& r) { return parse_alibaba_line(line, fields, r); },
+      "'device_id,opcode,offset,length,timestamp'");
 }
 
 }  // namespace pagesim::detail

@@ -37,9 +37,11 @@ struct PinatraceLine {
 };
 std::string parse_pinatrace_line(std::string_view line, PinatraceLine& out);
 
-// Block I/O traces (block_trace.cpp): SPC (the UMass Trace Repository's) and MSR Cambridge.
+// Block I/O traces (block_trace.cpp): SPC (the UMass Trace Repository's), MSR Cambridge and
+// Alibaba's.
 std::uint64_t stream_spc(LineReader& in, const ReadOptions& options, AccessSink& sink);
 std::uint64_t stream_msr(LineReader& in, const ReadOptions& options, AccessSink& sink);
+std::uint64_t stream_alibaba(LineReader& in, const ReadOptions& options, AccessSink& sink);
 // One request: `size` bytes at byte `offset` of disk `disk`.
 struct BlockRequest {
   std::uint64_t disk;
@@ -52,6 +54,8 @@ std::string parse_spc_line(std::string_view line, std::vector<std::string_view>&
                            BlockRequest& out);
 std::string parse_msr_line(std::string_view line, std::vector<std::string_view>& fields,
                            BlockRequest& out, std::string_view& host);
+std::string parse_alibaba_line(std::string_view line, std::vector<std::string_view>& fields,
+                               BlockRequest& out);
 
 // CSV fields (csv_trace.cpp): `s` without the blanks and tabs around it and one pair of double
 // quotes; ASCII case-insensitive equality; `line` split at commas into `out`, trimmed, and

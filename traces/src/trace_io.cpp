@@ -33,6 +33,12 @@ std::string file_name(const std::string& path) {
   return lower(path.substr(path.find_last_of('/') + 1));
 }
 
+// The block I/O trace formats (block_trace.cpp): read, not written; their disks are the pids.
+bool is_block_trace(TraceFormat format) {
+  return format == TraceFormat::kSpc || format == TraceFormat::kMsr ||
+         format == TraceFormat::kAlibaba;
+}
+
 // Whether the file's name says oracleGeneral, as libCacheSim's traceConv names its output.
 bool names_oracle_general(const std::string& name) {
   return name.find("oraclegeneral") != std::string::npos;
@@ -91,12 +97,13 @@ TraceFormat sniff(std::string_view head) {
     if (detail::parse_pinatrace_line(line, pin).empty()) return TraceFormat::kPinatrace;
     detail::DinLine din{};
     if (detail::parse_din_line(line, din).empty()) return TraceFormat::kDin;
-    // A CSV file's first line is its header, of names: no SPC or MSR record.
+    // A CSV file's first line is its header, of names: no block trace's record.
     std::vector<std::string_view> fields;
     detail::BlockRequest request{};
     if (detail::parse_spc_line(line, fields, request).empty()) return TraceFormat::kSpc;
     std::string_view host;
     if (detail::parse_msr_line(line, fields, request, host).empty()) return TraceFormat::kMsr;
+    if (detail::parse_alibaba_line(line, fields, request).empty()) return TraceFormat::kAlibaba;
     return line.find(',') != std::string_view::npos ? TraceFormat::kCsv : TraceFormat::kText;
   }
   return TraceFormat::kText;
@@ -114,7 +121,7 @@ std::string head_of(ByteSource& source) {
   throw TraceFormatError(
       name, TraceFormatError::ByteOffset{0},
       "cannot tell the trace format: expected a pagesim native trace, text, CSV, "
-      "lackey, din, pinatrace, SPC or MSR Cambridge; name the format (format='oracle' for "
+      "lackey, din, pinatrace, SPC, MSR Cambridge or Alibaba; name the format (format='oracle' for "
       "libCacheSim oracleGeneral)");
 }
 
@@ -129,11 +136,13 @@ std::uint64_t stream_from(std::unique_ptr<ByteSource> source, TraceFormat format
     case TraceFormat::kDin:
     case TraceFormat::kPinatrace:
     case TraceFormat::kSpc:
-    case TraceFormat::kMsr: {
+    case TraceFormat::kMsr:
+    case TraceFormat::kAlibaba: {
       LineReader reader = LineReader::from_source(std::move(source));
       if (format == TraceFormat::kText) return detail::stream_text(reader, options, sink);
       if (format == TraceFormat::kSpc) return detail::stream_spc(reader, options, sink);
       if (format == TraceFormat::kMsr) return detail::stream_msr(reader, options, sink);
+      if (format == TraceFormat::kAlibaba) return detail::stream_alibaba(reader, options, sink);
       if (format == TraceFormat::kLackey) return detail::stream_lackey(reader, options, sink);
       if (format == TraceFormat::kDin) return detail::stream_din(reader, options, sink);
       if (format == TraceFormat::kPinatrace) return detail::stream_pinatrace(reader, options, sink);
@@ -171,9 +180,11 @@ TraceFormat parse_format(std::string_view name) {
   if (n == "pinatrace") return TraceFormat::kPinatrace;
   if (n == "spc") return TraceFormat::kSpc;
   if (n == "msr") return TraceFormat::kMsr;
+  if (n == "alibaba") return TraceFormat::kAlibaba;
   throw ConfigError(
       "trace format '" + std::string(name) +
-      "' is not known: allowed auto, text, native, lackey, csv, oracle, din, pinatrace, spc, msr");
+      "' is not known: allowed auto, text, native, lackey, csv, oracle, din, pinatrace, spc, msr, "
+      "alibaba");
 }
 
 const char* format_name(TraceFormat format) {
@@ -192,6 +203,8 @@ const char* format_name(TraceFormat format) {
       return "spc";
     case TraceFormat::kMsr:
       return "msr";
+    case TraceFormat::kAlibaba:
+      return "alibaba";
   }
   return "?";
 }
@@ -220,10 +233,12 @@ OpenedTrace open_trace(const std::string& path, TraceFormat format) {
     if (format == TraceFormat::kAuto) {
       format = format_by_extension(path);
       if (format != TraceFormat::kAuto) named_head = head;
-      // MSR Cambridge's files are named .csv, without a header: a first line that is an MSR
-      // record is no CSV header.
-      if (format == TraceFormat::kCsv && sniff(head) == TraceFormat::kMsr)
-        format = TraceFormat::kMsr;
+      // MSR Cambridge's and Alibaba's files are named .csv, without a header: a first line
+      // that is a record of theirs is no CSV header.
+      if (format == TraceFormat::kCsv) {
+        const TraceFormat content = sniff(head);
+        if (content == TraceFormat::kMsr || content == TraceFormat::kAlibaba) format = content;
+      }
     }
     if (format == TraceFormat::kAuto) format = sniff(head);
     if (format == TraceFormat::kAuto) unknown(path);
@@ -246,8 +261,7 @@ void check_options(TraceFormat format, const ReadOptions& options, const std::st
   if (native && options.page_size != 0)
     refuse("page_size", "a native trace records its own page size");
   if (native && options.pid) refuse("pid", "a native trace records its pids");
-  if ((format == TraceFormat::kSpc || format == TraceFormat::kMsr) && options.pid)
-    refuse("pid", "its disks are its pids");
+  if (is_block_trace(format) && options.pid) refuse("pid", "its disks are its pids");
   if (options.page_numbers && format != TraceFormat::kText)
     refuse("page_numbers", "it applies to text traces only");
   if (options.instructions && format != TraceFormat::kLackey && format != TraceFormat::kDin)
@@ -533,7 +547,7 @@ namespace {
 
 // Throws ConfigError for a format pagesim reads but does not write.
 void refuse_unwritable(const std::string& path, TraceFormat format) {
-  if (format == TraceFormat::kSpc || format == TraceFormat::kMsr) {
+  if (is_block_trace(format)) {
     throw ConfigError("cannot write '" + path + "' as " + format_name(format) +
                       ": pagesim reads block I/O traces but does not write them; write native, "
                       "text or CSV");
@@ -550,6 +564,7 @@ std::string write_trace(const Trace& trace, const std::string& path, TraceFormat
   switch (format) {
     case TraceFormat::kSpc:
     case TraceFormat::kMsr:
+    case TraceFormat::kAlibaba:
       break;  // refused above
     case TraceFormat::kText:
       write_text(trace, path);

@@ -51,17 +51,18 @@ enum class TraceFormat {
   kDin,
   kPinatrace,
   kSpc,
-  kMsr
+  kMsr,
+  kAlibaba
 };
 
 // "auto", "text", "native" (or "pgt"), "lackey", "csv", "oracle" (or "oracleGeneral"), "din",
-// "pinatrace", "spc", "msr"; a ConfigError listing them otherwise.
+// "pinatrace", "spc", "msr", "alibaba"; a ConfigError listing them otherwise.
 TraceFormat parse_format(std::string_view name);
 const char* format_name(TraceFormat format);
 // The format a file name implies (after a .gz or .zst suffix): .pgt native, .txt or .trace
 // text, .csv, .lackey, .din, .spc, .ogb or a name containing "oracleGeneral", else a name
-// containing "pinatrace" (Pin's pinatrace.out); kAuto for any other name. (An MSR Cambridge
-// trace is named .csv: read_trace tells it from CSV by its first line.)
+// containing "pinatrace" (Pin's pinatrace.out); kAuto for any other name. (MSR Cambridge and
+// Alibaba block traces are named .csv: read_trace tells them from CSV by their first line.)
 TraceFormat format_by_extension(const std::string& path);
 
 constexpr std::uint32_t kDefaultPageSize = 4096;
@@ -78,7 +79,7 @@ struct ReadOptions {
   bool instructions = false;
   // The pid of accesses whose input names none: text and CSV without a pid column, lackey
   // before the first ==PID== line, oracleGeneral, din and pinatrace (which have no pid). Not
-  // given: 0 for text, 1 for the others. (SPC and MSR name their disks, the pids.)
+  // given: 0 for text, 1 for the others. (Block traces name their disks, the pids.)
   std::optional<std::uint64_t> pid;
 
   std::uint32_t page_size_or_default() const {
