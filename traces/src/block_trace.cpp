@@ -34,6 +34,7 @@
 // timestamp in microseconds (not used).
 #include <charconv>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,24 @@ bool parse_op(std::string_view field, std::string_view read, std::string_view wr
               bool& write) {
   write = iequals(field, write_word);
   return write || iequals(field, read);
+}
+
+// One decimal field of a record: its index, what it is (for the message), where it goes.
+struct DecimalField {
+  std::size_t index;
+  const char* what;
+  std::uint64_t* value;
+};
+
+// "" if each of `fields` of the record `f` is a decimal number (stored), else what was
+// expected of the first that is not.
+std::string parse_decimals(const std::vector<std::string_view>& f,
+                           std::initializer_list<DecimalField> fields) {
+  for (const DecimalField& d : fields) {
+    if (!parse_decimal(f[d.index], *d.value))
+      return std::string("expected a decimal ") + d.what + ", got " + quoted_or_nothing(f[d.index]);
+  }
+  return "";
 }
 
 // "" if a request of `size` bytes at `offset` is not too large and has a last byte within 64
@@ -121,15 +140,14 @@ std::string parse_spc_line(std::string_view line, std::vector<std::string_view>&
     return "expected an SPC record 'ASU,LBA,Size,Opcode,Timestamp', got " + quoted(line);
   }
   std::uint64_t lba = 0;
-  if (!parse_decimal(f[0], out.disk))
-    return "expected a decimal ASU, got " + quoted_or_nothing(f[0]);
-  if (!parse_decimal(f[1], lba))
-    return "expected a decimal LBA (512-byte blocks), got " + quoted_or_nothing(f[1]);
+  if (std::string error = parse_decimals(f, {{0, "ASU", &out.disk},
+                                             {1, "LBA (512-byte blocks)", &lba},
+                                             {2, "size in bytes", &out.size}});
+      !error.empty())
+    return error;
   if (lba > UINT64_MAX / kSectorBytes) {
     return "expected an LBA whose byte offset fits in 64 bits, got " + quoted(f[1]);
   }
-  if (!parse_decimal(f[2], out.size))
-    return "expected a decimal size in bytes, got " + quoted_or_nothing(f[2]);
   if (!parse_op(f[3], "r", "w", out.write))
     return "expected an opcode r or w, got " + quoted_or_nothing(f[3]);
   if (!is_number(f[4])) return "expected a timestamp in seconds, got " + quoted_or_nothing(f[4]);
@@ -145,20 +163,17 @@ std::string parse_msr_line(std::string_view line, std::vector<std::string_view>&
            quoted(line);
   }
   std::uint64_t unused = 0;
-  if (!parse_decimal(f[0], unused))
-    return "expected a decimal timestamp, got " + quoted_or_nothing(f[0]);
+  if (std::string error = parse_decimals(f, {{0, "timestamp", &unused},
+                                             {2, "disk number", &out.disk},
+                                             {4, "byte offset", &out.offset},
+                                             {5, "size in bytes", &out.size},
+                                             {6, "response time", &unused}});
+      !error.empty())
+    return error;
   if (f[1].empty()) return "expected a host name, got nothing";
   host = f[1];
-  if (!parse_decimal(f[2], out.disk))
-    return "expected a decimal disk number, got " + quoted_or_nothing(f[2]);
   if (!parse_op(f[3], "read", "write", out.write))
     return "expected a type Read or Write, got " + quoted_or_nothing(f[3]);
-  if (!parse_decimal(f[4], out.offset))
-    return "expected a decimal byte offset, got " + quoted_or_nothing(f[4]);
-  if (!parse_decimal(f[5], out.size))
-    return "expected a decimal size in bytes, got " + quoted_or_nothing(f[5]);
-  if (!parse_decimal(f[6], unused))
-    return "expected a decimal response time, got " + quoted_or_nothing(f[6]);
   return check_end(out.offset, out.size);
 }
 
@@ -169,25 +184,33 @@ std::string parse_alibaba_line(std::string_view line, std::vector<std::string_vi
            quoted(line);
   }
   std::uint64_t unused = 0;
-  if (!parse_decimal(f[0], out.disk))
-    return "expected a decimal device id, got " + quoted_or_nothing(f[0]);
+  if (std::string error = parse_decimals(f, {{0, "device id", &out.disk},
+                                             {2, "byte offset", &out.offset},
+                                             {3, "length in bytes", &out.size},
+                                             {4, "timestamp", &unused}});
+      !error.empty())
+    return error;
   if (!parse_op(f[1], "r", "w", out.write))
     return "expected an opcode R or W, got " + quoted_or_nothing(f[1]);
-  if (!parse_decimal(f[2], out.offset))
-    return "expected a decimal byte offset, got " + quoted_or_nothing(f[2]);
-  if (!parse_decimal(f[3], out.size))
-    return "expected a decimal length in bytes, got " + quoted_or_nothing(f[3]);
-  if (!parse_decimal(f[4], unused))
-    return "expected a decimal timestamp, got " + quoted_or_nothing(f[4]);
   return check_end(out.offset, out.size);
 }
 
-std::uint64_t stream_spc(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
+namespace {
+
+// stream_requests with a parser of one record per line.
+template <std::string (*Parse)(std::string_view, std::vector<std::string_view>&, BlockRequest&)>
+std::uint64_t stream_records(LineReader& reader, const ReadOptions& options, AccessSink& sink,
+                             const std::string& what) {
   std::vector<std::string_view> fields;
   return stream_requests(
       reader, options, sink,
-      [&](std::string_view line, BlockRequest& r) { return parse_spc_line(line, fields, r); },
-      "'ASU,LBA,Size,Opcode,Timestamp'");
+      [&](std::string_view line, BlockRequest& r) { return Parse(line, fields, r); }, what);
+}
+
+}  // namespace
+
+std::uint64_t stream_spc(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
+  return stream_records<parse_spc_line>(reader, options, sink, "'ASU,LBA,Size,Opcode,Timestamp'");
 }
 
 std::uint64_t stream_msr(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
@@ -210,11 +233,8 @@ std::uint64_t stream_msr(LineReader& reader, const ReadOptions& options, AccessS
 }
 
 std::uint64_t stream_alibaba(LineReader& reader, const ReadOptions& options, AccessSink& sink) {
-  std::vector<std::string_view> fields;
-  return stream_requests(
-      reader, options, sink,
-      [&](std::string_view line, BlockRequest& r) { return parse_alibaba_line(line, fields, r); },
-      "'device_id,opcode,offset,length,timestamp'");
+  return stream_records<parse_alibaba_line>(reader, options, sink,
+                                            "'device_id,opcode,offset,length,timestamp'");
 }
 
 }  // namespace pagesim::detail
