@@ -374,10 +374,7 @@ SampledTrace sample_trace(const Trace& trace, double rate, std::uint64_t seed) {
   std::snprintf(rate_text, sizeof rate_text, "%g", r);
   TraceBuilder b(trace.page_size(), trace.source() + " sampled at rate " + rate_text);
   for (std::size_t i = 0; i < trace.size(); ++i) {
-    const PageId p = trace.page(i);
-    if (sampled[p])
-      b.add(trace.proc_pid(trace.page_proc(p)), trace.page_vpn(p), trace.write(i),
-            trace.page_kind(p));
+    if (sampled[trace.page(i)]) b.add_access_of(trace, i);
   }
   return {std::move(b).build(), r};
 }

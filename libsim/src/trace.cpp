@@ -46,10 +46,7 @@ Trace Trace::slice(std::size_t start, std::size_t stop) const {
   TraceBuilder b(page_size(),
                  source() + "[" + std::to_string(start) + ":" + std::to_string(stop) + "]");
   b.reserve(stop - start);
-  for (std::size_t i = start; i < stop; ++i) {
-    const PageId p = page(i);
-    b.add(proc_pid(page_proc(p)), page_vpn(p), write(i), page_kind(p));
-  }
+  for (std::size_t i = start; i < stop; ++i) b.add_access_of(*this, i);
   return std::move(b).build();
 }
 

@@ -113,11 +113,7 @@ def test_overnight_table_is_consistent():
     pages = r.page_stats()
     assert pages[pages["pid"] == overnight.EDITOR]["evictions"].sum() == 0
     # Up to the night's first eviction: the day's 30,000 accesses and updatedb's first 5001.
-    t = overnight.overnight_trace()
-    k = 30_000 + overnight.FRAMES - overnight.EDITOR_PAGES + 1
-    prefix = pagesim.Trace.from_arrays(t.page_vpns[t.pages][:k], writes=(t.flags & 1)[:k],
-                                       pids=t.proc_pids[t.page_procs[t.pages]][:k],
-                                       kinds=t.page_kinds[t.pages][:k])
+    prefix = overnight.overnight_trace()[:30_000 + overnight.FRAMES - overnight.EDITOR_PAGES + 1]
     first = pagesim.simulate(prefix, "wsclock", frames=overnight.FRAMES, page_stats=True).page_stats()
     assert first[first["evictions"] > 0][["pid", "vpn"]].values.tolist() == [[overnight.UPDATEDB, 1_000_000]]
 

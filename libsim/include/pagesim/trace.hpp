@@ -176,6 +176,11 @@ class TraceBuilder {
   void reserve(std::size_t accesses);
   // Throws ConfigError if the page was first seen with the other kind.
   void add(std::uint64_t pid, std::uint64_t vpn, bool write, PageKind kind = PageKind::kAnon);
+  // Adds access i of `t` again: its page's pid, virtual page number and kind, its write.
+  void add_access_of(const Trace& t, std::size_t i) {
+    const PageId p = t.page(i);
+    add(t.proc_pid(t.page_proc(p)), t.page_vpn(p), t.write(i), t.page_kind(p));
+  }
   std::size_t size() const { return pages_.size(); }
   Trace build() &&;
 
