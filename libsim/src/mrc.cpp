@@ -300,8 +300,8 @@ std::vector<std::vector<WorkingSetPoint>> working_set_curves(const Trace& trace,
   const std::size_t buckets = windows.size() + 1;
   const std::size_t groups = per_process ? trace.num_procs() : 1;
   struct Bucket {
-    std::uint64_t gaps = 0, gap_sum = 0;  // every gap: what the sizes add up
-    std::uint64_t intervals = 0;          // the gaps between two references: faults above T
+    std::uint64_t gaps = 0, gap_sum = 0;            // every gap: what W's sizes add up
+    std::uint64_t intervals = 0, interval_sum = 0;  // the gaps between two references
   };
   std::vector<Bucket> bucket(groups * buckets);
   const auto add = [&](std::size_t group, std::uint64_t gap, bool interval) {
@@ -311,6 +311,7 @@ std::vector<std::vector<WorkingSetPoint>> working_set_curves(const Trace& trace,
     ++b.gaps;
     b.gap_sum += gap;
     b.intervals += interval;
+    b.interval_sum += interval ? gap : 0;
   };
   // A page belongs to one process: its group's clock is its time.
   const auto group_of = [&](PageId p) -> std::size_t {
@@ -340,14 +341,20 @@ std::vector<std::vector<WorkingSetPoint>> working_set_curves(const Trace& trace,
     points.resize(windows.size());
     std::uint64_t gaps_above = b[windows.size()].gaps;
     std::uint64_t intervals_above = b[windows.size()].intervals;
-    std::uint64_t sum_at_or_below = 0;
-    for (std::size_t k = 0; k < windows.size(); ++k) sum_at_or_below += b[k].gap_sum;
+    std::uint64_t sum_at_or_below = 0, interval_sum_at_or_below = 0;
+    for (std::size_t k = 0; k < windows.size(); ++k) {
+      sum_at_or_below += b[k].gap_sum;
+      interval_sum_at_or_below += b[k].interval_sum;
+    }
+    // Each page has one first and one last reference: first_references counts both.
     for (std::size_t k = windows.size(); k-- > 0;) {
       points[k] = {windows[k], first_references[g] + intervals_above,
-                   sum_at_or_below + windows[k] * gaps_above, clock[g]};
+                   sum_at_or_below + windows[k] * gaps_above, clock[g],
+                   interval_sum_at_or_below + intervals_above + first_references[g]};
       gaps_above += b[k].gaps;
       intervals_above += b[k].intervals;
       sum_at_or_below -= b[k].gap_sum;
+      interval_sum_at_or_below -= b[k].interval_sum;
     }
   }
   return curves;

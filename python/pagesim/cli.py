@@ -346,8 +346,8 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     if args.working_set:
         ws = mrc.working_set(trace, points=args.points)
         print(f"# working set (time = the trace's accesses): miss ratio against mean size, window in "
-              f"accesses")
-        print(ws[["window", "mean_size", "miss_ratio"]].to_string(
+              f"accesses; VMIN, prescient, makes the same faults in vmin_mean_size")
+        print(ws[["window", "mean_size", "miss_ratio", "vmin_mean_size"]].to_string(
             index=False, float_format=lambda x: f"{x:.4f}"))
     if args.output:
         _write_csv(df, args.output)
@@ -585,7 +585,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "1/RATE (an estimate, for traces too long to simulate whole)")
     curve.add_argument("--working-set", action="store_true",
                        help="also Denning's working-set policy at --points windows: its miss ratio "
-                            "against its mean size (exact, one pass; time = the trace's accesses)")
+                            "against its mean size, and the mean size of VMIN, the prescient policy "
+                            "with the same faults (exact, one pass; time = the trace's accesses)")
     curve.add_argument("-o", "--output", help="write the curves to this CSV file (with --working-set, "
                                               "that curve to NAME.working_set.csv beside it)")
     curve.add_argument("--plot", help="write a plot of the curves to this image file (.png, .svg)")

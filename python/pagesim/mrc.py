@@ -4,7 +4,8 @@
 (:func:`lru_mrc`, :func:`opt_mrc`); SHARDS sampling estimates the LRU curve of huge traces
 in bounded memory (:func:`shards_mrc`); any other policy is simulated at each size
 (:func:`mrc` with ``policies=[...]``). Denning's working-set policy, whose memory varies, is
-measured for many windows in one pass (:func:`working_set`): its faults against its mean size.
+measured for many windows in one pass (:func:`working_set`): its faults against its mean size,
+and its prescient counterpart VMIN's.
 
 >>> import pagesim, numpy as np
 >>> t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 1, 2, 4, 1]))
@@ -86,7 +87,7 @@ _sample = sample  # for mrc, whose parameter `sample` hides it
 
 def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int = 40,
                 per_process: bool = False):
-    """Denning's working-set policy at each window T: its faults and its mean memory.
+    """Denning's working-set policy at each window T: its faults and its mean memory; and VMIN's.
 
     The working set W(t, T) is the set of pages referenced by the last T accesses (Denning,
     CACM 1968). Time is the trace's access count: with several processes, their accesses in
@@ -99,6 +100,12 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
     :func:`plot_mrc`'s axes). Exact, for every window in one pass (Denning and Schwartz, CACM
     1972): O(N log K) for K windows.
 
+    ``vmin_mean_size`` is the same for VMIN (Prieve and Fabry, CACM 1976), the prescient
+    variable-space policy: it keeps a page after a reference only if the page's next reference
+    is at most T accesses away. It makes the same faults as the working set with window T, and
+    no demand-paging policy that faults no more holds fewer pages on average: how much of the
+    working set's memory is there only because it cannot see ahead.
+
     Parameters
     ----------
     windows
@@ -109,9 +116,9 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
     -------
     pandas.DataFrame
         A row per distinct window, in increasing order: ``window``, ``mean_size`` (pages),
-        ``faults``, ``miss_ratio`` (faults / accesses; NaN, as ``mean_size``, without
-        accesses). With ``per_process``, a row per process and window, the process's ``pid``
-        first, its ``accesses`` last.
+        ``faults``, ``miss_ratio`` (faults / accesses), ``vmin_mean_size`` (pages; NaN, as
+        ``mean_size``, without accesses). With ``per_process``, a row per process and window,
+        the process's ``pid`` first, its ``accesses`` last.
     """
     import pandas as pd
     t = _trace(trace)
@@ -129,7 +136,8 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
     accesses[accesses == 0] = np.nan
     df = pd.DataFrame({"window": curve["window"].astype(np.int64),
                        "mean_size": curve["size_sum"] / accesses,
-                       "faults": faults, "miss_ratio": faults / accesses})
+                       "faults": faults, "miss_ratio": faults / accesses,
+                       "vmin_mean_size": curve["vmin_size_sum"] / accesses})
     if not per_process:
         return df
     df.insert(0, "pid", np.asarray(t.proc_pids, dtype=np.int64)[curve["proc"].astype(np.int64)])
@@ -230,18 +238,23 @@ def plot_mrc(df, ax=None):
     return ax
 
 
-def plot_working_set(df, ax=None, label: str = "working set"):
+def plot_working_set(df, ax=None, label: str = "working set", vmin: bool = True):
     """Plot :func:`working_set`'s miss ratio against its mean size (pages), on ``ax`` if given
-    (e.g. the Axes of :func:`plot_mrc`, whose memory is in frames); a line per process for a
+    (e.g. the Axes of :func:`plot_mrc`, whose memory is in frames), and with ``vmin`` VMIN's
+    (the same miss ratios, against VMIN's mean size; dotted); a line per process for a
     ``per_process`` table. Returns the Axes."""
     import matplotlib.pyplot as plt
     if ax is None:
         _, ax = plt.subplots()
-        ax.set_xlabel("memory (frames; working set: mean size)")
+        ax.set_xlabel("memory (frames; working set, VMIN: mean size)")
         ax.set_ylabel("miss ratio")
+    vmin = _args.boolean("vmin", vmin)
     curves = df.groupby("pid", sort=False) if "pid" in df else [(None, df)]
     for pid, g in curves:
-        ax.plot(g["mean_size"], g["miss_ratio"], marker=".", linestyle="--",
-                label=label if pid is None else f"{label}, pid {pid}")
+        of = "" if pid is None else f", pid {pid}"
+        ax.plot(g["mean_size"], g["miss_ratio"], marker=".", linestyle="--", label=label + of)
+        if vmin:
+            ax.plot(g["vmin_mean_size"], g["miss_ratio"], marker=".", linestyle=":",
+                    label="VMIN" + of)
     ax.legend()
     return ax

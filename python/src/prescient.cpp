@@ -118,7 +118,7 @@ void register_mrc(py::module_& m) {
           }
         }
         // One row per (curve, window): proc is the curve's process (0 for the system's).
-        std::vector<std::uint64_t> proc, window, faults, size_sum, accesses;
+        std::vector<std::uint64_t> proc, window, faults, size_sum, accesses, vmin_size_sum;
         for (std::size_t q = 0; q < curves.size(); ++q) {
           for (const WorkingSetPoint& p : curves[q]) {
             proc.push_back(q);
@@ -126,6 +126,7 @@ void register_mrc(py::module_& m) {
             faults.push_back(p.faults);
             size_sum.push_back(p.size_sum);
             accesses.push_back(p.accesses);
+            vmin_size_sum.push_back(p.vmin_size_sum);
           }
         }
         py::dict d;
@@ -134,6 +135,7 @@ void register_mrc(py::module_& m) {
         d["faults"] = to_numpy(std::move(faults));
         d["size_sum"] = to_numpy(std::move(size_sum));
         d["accesses"] = to_numpy(std::move(accesses));
+        d["vmin_size_sum"] = to_numpy(std::move(vmin_size_sum));
         return d;
       },
       py::arg("trace"), py::arg("windows"), py::arg("per_process"));

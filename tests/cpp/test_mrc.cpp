@@ -104,6 +104,23 @@ WorkingSetPoint naive_working_set(const Trace& t, std::uint64_t window) {
   return point;
 }
 
+// VMIN literally: a resident set; the page referenced at t faults if it is not in it, joins it,
+// is counted at t, and leaves it at once unless it is referenced again (looked up by scanning
+// ahead) within `window` accesses. Returns its faults and size sum.
+std::pair<std::uint64_t, std::uint64_t> naive_vmin(const Trace& t, std::uint64_t window) {
+  std::set<PageId> resident;
+  std::uint64_t faults = 0, size_sum = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const PageId x = t.page(i);
+    faults += resident.insert(x).second;
+    size_sum += resident.size();
+    std::size_t next = i + 1;
+    while (next < t.size() && t.page(next) != x) ++next;
+    if (next == t.size() || next - i > window) resident.erase(x);
+  }
+  return {faults, size_sum};
+}
+
 TEST_CASE("sample_trace keeps all of a sampled page's accesses and none of the others") {
   const Trace t = generate_zipf(50'000, 20'000, 0.9, 0.3, 5);
   // Rate 1: every access, in order, its pages numbered as before (first seen).
@@ -137,32 +154,44 @@ TEST_CASE("working-set curve, hand-traced: 1 2 3 1 2 4 1") {
   // T=2: 7 faults; |W(t, 2)| = 1 2 2 2 2 2 2 = 13 (min(gap, 2): 2+2+2 + 1+2+2+2).
   // T=3: the intervals are not above 3: 4 faults; |W| = 1 2 3 3 3 3 3 = 18 (3+3+3 + 1+3+3+2).
   // T>=7: W holds every page seen so far: 1 2 3 3 3 4 4 = 20, 4 faults.
+  // VMIN: T<3 holds each page for its reference only: 7. T>=3 holds 1 over #0-#2 and #3-#5,
+  // 2 over #1-#3: resident {1} {1 2} {1 2 3} {1 2} {1 2} {1 4} {1} = 13 (9 + 4 last references).
   const Trace t = text("R 1\nR 2\nR 3\nR 1\nR 2\nR 4\nR 1\n");
   const auto points = working_set_curve(t, {100, 3, 1, 2, 7, 3});
   REQUIRE(points.size() == 5);  // sorted, the repeated 3 once
-  const std::uint64_t want[5][3] = {{1, 7, 7}, {2, 7, 13}, {3, 4, 18}, {7, 4, 20}, {100, 4, 20}};
+  const std::uint64_t want[5][4] = {
+      {1, 7, 7, 7}, {2, 7, 13, 7}, {3, 4, 18, 13}, {7, 4, 20, 13}, {100, 4, 20, 13}};
   for (std::size_t k = 0; k < 5; ++k) {
     CAPTURE(k);
     CHECK(points[k].window == want[k][0]);
     CHECK(points[k].faults == want[k][1]);
     CHECK(points[k].size_sum == want[k][2]);
+    CHECK(points[k].vmin_size_sum == want[k][3]);
   }
   CHECK_THROWS_AS(working_set_curve(t, {2, 0}), ConfigError);
   CHECK(working_set_curve(t, {}).empty());
   CHECK(working_set_curve(pages_trace({}), {1, 5})[1].size_sum == 0);
 }
 
-TEST_CASE("the one-pass working-set curve equals the working set counted access by access") {
+TEST_CASE("the one-pass working-set and VMIN curves equal the policies run access by access") {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
     CAPTURE(seed);
     const Trace t = random_trace(seed, 50 + seed * 7, 3 + seed % 30, 1 + seed % 3, seed % 4 == 0);
     const std::vector<std::uint64_t> windows = {
         1, 2, 3, 5, 8, 13, seed, t.size() / 2, t.size(), t.size() + 9};
+    const std::vector<std::uint64_t> min_faults = opt_mrc(t);
     for (const WorkingSetPoint& p : working_set_curve(t, windows)) {
       CAPTURE(p.window);
       const WorkingSetPoint want = naive_working_set(t, p.window);
       CHECK(p.faults == want.faults);
       CHECK(p.size_sum == want.size_sum);
+      const auto [vmin_faults, vmin_size_sum] = naive_vmin(t, p.window);
+      CHECK(vmin_faults == want.faults);
+      CHECK(p.vmin_size_sum == vmin_size_sum);
+      // VMIN minimises faults * (T - 1) + page-instants over demand paging, so MIN in as many
+      // frames as VMIN's mean size, rounded down (no more page-instants), faults no less.
+      CHECK(p.vmin_size_sum <= p.size_sum);
+      if (p.window >= 2) CHECK(min_faults[p.vmin_size_sum / t.size()] >= p.faults);
     }
   }
 }
@@ -187,6 +216,7 @@ TEST_CASE("each process's working set in its own time is the working set of its 
         CHECK(curves[q][k].window == want[k].window);
         CHECK(curves[q][k].faults == want[k].faults);
         CHECK(curves[q][k].size_sum == want[k].size_sum);
+        CHECK(curves[q][k].vmin_size_sum == want[k].vmin_size_sum);
         CHECK(curves[q][k].accesses == own.size());
       }
       accesses += own.size();

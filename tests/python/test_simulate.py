@@ -409,6 +409,9 @@ def test_cli_mrc_working_set(tmp_path):
     # --points 3: windows 1, 3 (geomspace(1, 12, 3) = 1, 3.46, 12 rounded) and 12.
     # T=1: 12 faults, mean size 1. T=3: 5 intervals above 3, 10 faults; sizes min(gap, 3):
     # 7 * 3 + 3 + 3 + 3 + 2 + 1 = 33, mean 2.75. T=12: 5 faults; 33 + 15 = 48, mean 4.
+    # VMIN holds a page over its intervals of at most T, else for its reference instant: T=1,
+    # 12 instants, mean 1; T=3, pages 1 and 2 over 3 each, 5 intervals above and 5 last
+    # references: 16, mean 1.3333; T=12, the 7 intervals (33) and 5 last references: 38, 3.1667.
     path = tmp_path / "t.txt"
     path.write_text("".join(f"R {p}\n" for p in BELADY))
     csv, png = tmp_path / "c.csv.gz", tmp_path / "c.png"
@@ -417,10 +420,10 @@ def test_cli_mrc_working_set(tmp_path):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     at = lines.index("# working set (time = the trace's accesses): miss ratio against mean size, "
-                     "window in accesses")
+                     "window in accesses; VMIN, prescient, makes the same faults in vmin_mean_size")
     assert [line.split() for line in lines[at + 1:at + 5]] == [
-        ["window", "mean_size", "miss_ratio"], ["1", "1.0000", "1.0000"],
-        ["3", "2.7500", "0.8333"], ["12", "4.0000", "0.4167"]]
+        ["window", "mean_size", "miss_ratio", "vmin_mean_size"], ["1", "1.0000", "1.0000", "1.0000"],
+        ["3", "2.7500", "0.8333", "1.3333"], ["12", "4.0000", "0.4167", "3.1667"]]
     import pandas as pd
     ws = pd.read_csv(tmp_path / "c.working_set.csv.gz")
     assert ws["faults"].tolist() == [12, 10, 5]

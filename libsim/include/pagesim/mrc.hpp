@@ -63,11 +63,21 @@ std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames = 
 // is not in W(t - 1, T): a first reference, or a backward interreference interval (t minus
 // the page's previous access) above T. Its memory varies; its mean size is the sum over t of
 // |W(t, T)| divided by the accesses.
+//
+// Its prescient counterpart is Prieve and Fabry's VMIN ("VMIN: an optimal variable-space page
+// replacement algorithm", CACM 1976): after a reference at t, keep the page until its next
+// reference t' if t' - t <= T, else drop it at once. It faults exactly where the working-set
+// policy with window T does (a reference faults iff its backward interval is above T). It
+// minimises faults * (T - 1) + page-instants over demand paging with memory free to vary,
+// interval by interval (holding a page over an interval g costs g page-instants; dropping it,
+// 1 and a fault), so no such policy that faults no more holds fewer page-instants. Its size
+// at t counts the page referenced at t.
 struct WorkingSetPoint {
-  std::uint64_t window = 0;    // T, in accesses
-  std::uint64_t faults = 0;    // of the working-set policy with window T
-  std::uint64_t size_sum = 0;  // sum over t of |W(t, T)|
-  std::uint64_t accesses = 0;  // the t summed over: mean size = size_sum / accesses
+  std::uint64_t window = 0;         // T, in accesses
+  std::uint64_t faults = 0;         // of the working-set policy with window T (and of VMIN)
+  std::uint64_t size_sum = 0;       // sum over t of |W(t, T)|
+  std::uint64_t accesses = 0;       // the t summed over: mean size = size_sum / accesses
+  std::uint64_t vmin_size_sum = 0;  // sum over t of VMIN's resident pages, with T
 };
 
 // The working-set policy at each window of `windows` (each >= 1, else ConfigError), one point
@@ -75,8 +85,11 @@ struct WorkingSetPoint {
 // the working-set model", CACM 1972): a reference at t whose page is next referenced at t'
 // (or, the page's last, t' = the trace's end) keeps it in W for min(t' - t, T) instants, so
 // size_sum(T) is the sum of min(gap, T) over the gaps; faults(T) counts the first references
-// and the intervals above T. The gaps go into the buckets between consecutive windows (a count
-// and a sum each): O(N log K) time for K windows, O(P + K) memory.
+// and the intervals above T. VMIN holds a page over an interval only if it is at most T, and
+// for the instant of the reference otherwise (the last references too): vmin_size_sum(T) is
+// the sum of the intervals at most T, plus one per interval above T, plus one per page. The
+// gaps go into the buckets between consecutive windows (counts and sums): O(N log K) time for
+// K windows, O(P + K) memory.
 std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
                                                std::vector<std::uint64_t> windows);
 
