@@ -4,6 +4,7 @@
 #include <exception>
 #include <iomanip>
 #include <sstream>
+#include <variant>
 
 #include "pagesim/error.hpp"
 #include "pagesim/generators.hpp"
@@ -32,6 +33,20 @@ std::string replay(const std::string& call, const Params& params, const Params& 
 
 std::string where(std::uint64_t seed, const Params& params, const Params& options) {
   return replay("testing::conformance_case(" + std::to_string(seed) + ")", params, options);
+}
+
+// The least memory the given settings allow: a watermark is below the frames, so with
+// watermarks of its own (up to 65,535) a run needs more frames than the highest; larger ones
+// are left to the runs to refuse, naming the key.
+std::int64_t least_frames(const Params& options) {
+  std::int64_t least = 1;
+  for (const char* key : {"low_watermark", "high_watermark"}) {
+    const auto given = options.values().find(key);
+    if (given == options.values().end()) continue;
+    const auto* watermark = std::get_if<std::int64_t>(&given->second);
+    if (watermark != nullptr && *watermark < 65'536) least = std::max(least, *watermark + 1);
+  }
+  return least;
 }
 
 // A run with `params` frees a process's pages when it exits: frames and readahead pages
@@ -230,13 +245,19 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
           ? std::vector<std::string>{"static"}
           : std::vector<std::string>{"static", "round_robin"};
   // exit_then_fill: every policy evicts 5 of process 1's pages, each dirty (5 swap-outs), and
-  // then none: process 1's exit frees all its frames and slots.
+  // then none: process 1's exit frees all its frames and slots. One page at a time: watermarks
+  // given are set to 0.
+  Params one_at_a_time = options.params;
+  for (const char* key : {"low_watermark", "high_watermark"}) {
+    if (one_at_a_time.has(key)) one_at_a_time.set(key, std::int64_t{0});
+  }
   for (std::int64_t frames : {1, 3, 8}) {
     const Trace t = exit_then_fill(static_cast<std::uint32_t>(frames));
     for (const std::string& schedule : schedules) {
       for (const char* device : {"none", "nvme"}) {
-        Params params = with(with(with(with(options.params, "frames", frames), "free_on_exit", true),
-                                  "schedule", schedule), "device", std::string(device));
+        Params params = with(with(with(with(one_at_a_time, "frames", frames), "free_on_exit", true),
+                                  "schedule", schedule),
+                             "device", std::string(device));
         const std::string context = replay(
             "testing::exit_then_fill(" + std::to_string(frames) + ")", params, options.params);
         Result r;
@@ -260,7 +281,8 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
     const std::string call = "testing::staggered_trace(" + std::to_string(seed) + ", " +
                              std::to_string(length) + ", " + std::to_string(pages) + ", " +
                              std::to_string(procs) + ", " + (files ? "true" : "false") + ")";
-    const auto frames = static_cast<std::int64_t>(2 + seed % 7);
+    const auto frames =
+        std::max(static_cast<std::int64_t>(2 + seed % 7), least_frames(options.params));
     const Params base = with(with(options.params, "frames", frames), "free_on_exit", true);
     std::vector<Params> settings;
     for (const std::string& schedule : schedules) {
@@ -336,7 +358,7 @@ Report conformance(const std::string& name, const PolicyFactory& make, bool regi
        seed <= options.traces && report.failures.size() < Report::kMaxFailures; ++seed) {
     const ConformanceCase random_case = conformance_case(seed);
     const Trace& t = random_case.trace;
-    const std::int64_t frames = random_case.frames;
+    const std::int64_t frames = std::max(random_case.frames, least_frames(options.params));
     Params params = with(options.params, "frames", frames);
     if (!params.has("schedule") && prescient(make, params)) {
       params = with(params, "schedule", std::string("static"));

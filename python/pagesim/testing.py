@@ -17,6 +17,7 @@ counts, and claims that fail with a readable table::
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import pandas as pd
@@ -163,7 +164,9 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     watermarks works, and processes that exit (``free_on_exit``) leave their frames and swap
     slots free and are forgotten (the policy's ``on_free``), also with swap readahead and,
     on traces with file pages, file readahead (``read_ahead_kb=32``). A built-in policy runs the C++
-    suite (which also compares its inlined and virtual replays).
+    suite (which also compares its inlined and virtual replays). ``params`` go to every run:
+    given watermarks, each case runs in more frames than the high one (the exit checks, which
+    count evictions one at a time, set them to 0).
     """
     traces = _args.integer("traces", traces, 1, 2**32)
     if "frames" in params:
@@ -175,10 +178,12 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     if not isinstance(policy, str):  # an unknown key is one error, not a failure of every case
         pagesim.policy.split_params(_label(policy), policy, params)
     report = Report(f"policy '{_label(policy)}'")
+    least = _least_frames(params)
     for seed in range(1, traces + 1):
         if len(report.failures) >= Report.MAX_FAILURES:
             break
         t, frames = conformance_case(seed)
+        frames = max(frames, least)
         where = _replay(f"conformance_case({seed})", frames=frames)
         report.checks += 1
         try:
@@ -233,6 +238,18 @@ def check_conformance(policy: PolicyLike, *, traces: int = 100, **params: Any) -
     return report
 
 
+def _least_frames(params: Dict[str, Any]) -> int:
+    """The least memory `params` allow: more frames than the highest watermark given (up to
+    65,535; larger ones are left to the runs to refuse, naming the key), as in the C++ suite."""
+    least = 1
+    for key in ("low_watermark", "high_watermark"):
+        watermark = params.get(key)
+        if isinstance(watermark, numbers.Integral) and not isinstance(watermark, bool) \
+                and watermark < 65_536:
+            least = max(least, int(watermark) + 1)
+    return least
+
+
 def _needs_future(policy: PolicyLike, params: Dict[str, Any]) -> bool:
     factory = pagesim.policy.registered().get(policy) if isinstance(policy, str) else policy
     if factory is None:
@@ -250,17 +267,19 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
     """The C++ suite's exit checks (pagesim/testing.hpp), in both schedules."""
     schedules = ["static"] if prescient else ["static", "round_robin"]
     # exit_then_fill: every policy evicts 5 of process 1's pages, each dirty (5 swap-outs), and
-    # then none: process 1's exit frees all its frames and slots.
+    # then none: process 1's exit frees all its frames and slots. One page at a time: watermarks
+    # given are set to 0.
+    one_at_a_time = {key: 0 for key in ("low_watermark", "high_watermark") if key in params}
     for frames in (1, 3, 8):
         n = frames + 5
         t = exit_then_fill(frames)
         for schedule in schedules:
-            where = _replay(f"exit_then_fill({frames})", frames=frames, free_on_exit=True,
-                            schedule=schedule)
+            own = dict(frames=frames, free_on_exit=True, schedule=schedule, **one_at_a_time)
+            where = _replay(f"exit_then_fill({frames})", **own)
             report.checks += 1
             try:
                 # The check's own settings over any given: as the C++ suite does.
-                r = run(t, **{**params, "frames": frames, "free_on_exit": True, "schedule": schedule})
+                r = run(t, **{**params, **own})
             except Exception as e:  # noqa: BLE001
                 report.fail(f"{_failure(e)}{where}")
                 continue
@@ -275,7 +294,7 @@ def _check_exits(report: Report, run: Callable[..., "pagesim.Result"], prescient
         files = seed % 2 == 0
         args = (seed, 60 + seed * 7, 3 + seed % 12, 2 + seed % 3, files)
         t = staggered_trace(*args)
-        frames = 2 + seed % 7
+        frames = max(2 + seed % 7, _least_frames(params))
         readaheads = [dict(page_cluster=0), dict(page_cluster=3)]
         if files:
             readaheads.append(dict(page_cluster=0, read_ahead_kb=32))

@@ -127,6 +127,25 @@ TEST_CASE("kit: the conformance suite passes a correct policy and every built-in
   }
 }
 
+TEST_CASE("kit: watermarks of one's own get memory above them, and the exit checks none") {
+  // Every random case runs in more frames than the high watermark (the cases have 1 to 9, for
+  // 4 to 23 pages), so none is refused; the exit checks count one eviction at a time, with
+  // watermarks 0.
+  testing::ConformanceOptions o;
+  o.traces = 40;
+  o.params.set("low_watermark", std::int64_t{2});
+  o.params.set("high_watermark", std::int64_t{5});
+  for (const char* name : {"lru", "clock", "active_inactive"}) {
+    const auto report = testing::check_conformance(name, o);
+    CHECK_MESSAGE(report.ok(), report.text());
+  }
+  // A watermark no memory the suite would choose allows: the runs refuse it, naming the key.
+  o.params.set("low_watermark", std::int64_t{1} << 20);
+  const auto refused = testing::check_conformance("lru", o);
+  REQUIRE(!refused.ok());
+  CHECK(refused.failures[0].find("parameter 'low_watermark' = 1048576 is out of range") == 0);
+}
+
 TEST_CASE("kit: the conformance suite reports a policy that nominates a non-resident page") {
   const auto report = check(Sabotaged::kNonResident);
   REQUIRE(!report.ok());

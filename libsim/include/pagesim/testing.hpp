@@ -56,7 +56,9 @@ struct ConformanceOptions {
   // Number of random traces (each with its own memory size).
   std::uint64_t traces = 200;
   // Extra parameters for every run (the policy's own settings, engine settings). Not "frames":
-  // the suite chooses the memory size of each run (check_conformance throws ConfigError).
+  // the suite chooses the memory size of each run (check_conformance throws ConfigError), above
+  // the watermarks given here; the exit checks, whose counts are one eviction at a time, set
+  // the watermarks given to 0.
   Params params;
 };
 
