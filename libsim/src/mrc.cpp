@@ -284,17 +284,26 @@ std::vector<std::uint64_t> opt_mrc(const Trace& trace, std::size_t max_frames) {
 
 namespace {
 
+// `times` sorted, each once; a 0 is a ConfigError naming `function` and what a time is there.
+std::vector<std::uint64_t> sorted_times(std::vector<std::uint64_t> times, const char* function,
+                                        const char* name) {
+  for (const std::uint64_t w : times) {
+    if (w == 0) {
+      throw ConfigError(std::string(function) + ": " + name +
+                        " is a number of accesses, at least 1; got 0");
+    }
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
 // working_set_curve for the whole trace (one group, the trace's time) or for each process
 // (a group each, in its own time).
 std::vector<std::vector<WorkingSetPoint>> working_set_curves(const Trace& trace,
                                                              std::vector<std::uint64_t> windows,
                                                              bool per_process) {
-  for (const std::uint64_t w : windows) {
-    if (w == 0)
-      throw ConfigError("working_set_curve: a window is a number of accesses, at least 1; got 0");
-  }
-  std::sort(windows.begin(), windows.end());
-  windows.erase(std::unique(windows.begin(), windows.end()), windows.end());
+  windows = sorted_times(std::move(windows), "working_set_curve", "a window");
   // Per group, bucket k holds the gaps g with windows[k - 1] < g <= windows[k]; the last,
   // those above every window.
   const std::size_t buckets = windows.size() + 1;
@@ -360,6 +369,54 @@ std::vector<std::vector<WorkingSetPoint>> working_set_curves(const Trace& trace,
   return curves;
 }
 
+// pff_curve for the whole trace or for each process, in its own time.
+std::vector<std::vector<PffPoint>> pff_curves(const Trace& trace,
+                                              std::vector<std::uint64_t> thresholds,
+                                              bool per_process) {
+  thresholds = sorted_times(std::move(thresholds), "pff_curve", "a threshold");
+  const std::size_t groups = per_process ? trace.num_procs() : 1;
+  std::vector<std::vector<PffPoint>> curves(groups);
+  // Per group: its clock, its resident pages, the time of its last fault.
+  struct Group {
+    std::uint64_t clock = 0, last_fault = kNone;
+    std::vector<PageId> pages;
+  };
+  for (const std::uint64_t threshold : thresholds) {
+    std::vector<Group> group(groups);
+    std::vector<std::uint64_t> last_use(trace.num_pages(), kNone);  // kNone: not resident
+    std::vector<std::uint64_t> faults(groups, 0), size_sum(groups, 0);
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+      const PageId p = trace.page(i);
+      const std::size_t g = per_process ? trace.page_proc(p) : 0;
+      Group& q = group[g];
+      const std::uint64_t now = q.clock++;
+      if (last_use[p] == kNone) {
+        ++faults[g];
+        if (q.last_fault != kNone && now - q.last_fault > threshold) {
+          // Keep the pages used at or since the last fault; drop the others.
+          std::size_t kept = 0;
+          for (const PageId r : q.pages) {
+            if (last_use[r] >= q.last_fault) {
+              q.pages[kept++] = r;
+            } else {
+              last_use[r] = kNone;
+            }
+          }
+          q.pages.resize(kept);
+        }
+        q.pages.push_back(p);
+        q.last_fault = now;
+      }
+      last_use[p] = now;
+      size_sum[g] += q.pages.size();
+    }
+    for (std::size_t g = 0; g < groups; ++g) {
+      curves[g].push_back({threshold, faults[g], size_sum[g], group[g].clock});
+    }
+  }
+  return curves;
+}
+
 }  // namespace
 
 std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
@@ -370,6 +427,15 @@ std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
 std::vector<std::vector<WorkingSetPoint>> working_set_curves_per_process(
     const Trace& trace, std::vector<std::uint64_t> windows) {
   return working_set_curves(trace, std::move(windows), true);
+}
+
+std::vector<PffPoint> pff_curve(const Trace& trace, std::vector<std::uint64_t> thresholds) {
+  return pff_curves(trace, std::move(thresholds), false)[0];
+}
+
+std::vector<std::vector<PffPoint>> pff_curves_per_process(const Trace& trace,
+                                                          std::vector<std::uint64_t> thresholds) {
+  return pff_curves(trace, std::move(thresholds), true);
 }
 
 SampledTrace sample_trace(const Trace& trace, double rate, std::uint64_t seed) {

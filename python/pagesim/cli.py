@@ -342,26 +342,33 @@ def cmd_mrc(args: argparse.Namespace) -> int:
           + (f"; estimated by miniature simulations at rate {args.sample:g}" if args.sample else ""))
     print(df.pivot_table(index="frames", columns="policy", values="miss_ratio", sort=False)
           .to_string(float_format=lambda x: f"{x:.4f}"))
-    ws = None
+    # The variable-space policies asked for: name -> table.
+    variable = {}
     if args.working_set:
-        ws = mrc.working_set(trace, points=args.points)
+        variable["working_set"] = ws = mrc.working_set(trace, points=args.points)
         print(f"# working set (time = the trace's accesses): miss ratio against mean size, window in "
               f"accesses; VMIN, prescient, makes the same faults in vmin_mean_size")
         print(ws[["window", "mean_size", "miss_ratio", "vmin_mean_size"]].to_string(
             index=False, float_format=lambda x: f"{x:.4f}"))
+    if args.pff:
+        variable["pff"] = pff = mrc.pff(trace, points=args.points)
+        print(f"# page-fault frequency (time = the trace's accesses): miss ratio against mean size, "
+              f"threshold in accesses")
+        print(pff[["threshold", "mean_size", "miss_ratio"]].to_string(
+            index=False, float_format=lambda x: f"{x:.4f}"))
     if args.output:
         _write_csv(df, args.output)
         print(f"wrote {args.output}: {len(df)} rows")
-        if ws is not None:
-            path = _beside(args.output, "working_set")
-            _write_csv(ws, path)
-            print(f"wrote {path}: {len(ws)} rows")
+        for name, table in variable.items():
+            path = _beside(args.output, name)
+            _write_csv(table, path)
+            print(f"wrote {path}: {len(table)} rows")
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
         ax = mrc.plot_mrc(df)
-        if ws is not None:
-            mrc.plot_working_set(ws, ax)
+        for table in variable.values():
+            mrc.plot_working_set(table, ax)
         ax.set_title(args.trace)
         ax.figure.savefig(args.plot, dpi=120, bbox_inches="tight")
         print(f"wrote {args.plot}")
@@ -587,8 +594,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="also Denning's working-set policy at --points windows: its miss ratio "
                             "against its mean size, and the mean size of VMIN, the prescient policy "
                             "with the same faults (exact, one pass; time = the trace's accesses)")
-    curve.add_argument("-o", "--output", help="write the curves to this CSV file (with --working-set, "
-                                              "that curve to NAME.working_set.csv beside it)")
+    curve.add_argument("--pff", action="store_true",
+                       help="also the page-fault-frequency policy at --points thresholds: its miss "
+                            "ratio against its mean size (exact; time = the trace's accesses)")
+    curve.add_argument("-o", "--output", help="write the curves to this CSV file (with --working-set "
+                                              "or --pff, those curves to NAME.working_set.csv and "
+                                              "NAME.pff.csv beside it)")
     curve.add_argument("--plot", help="write a plot of the curves to this image file (.png, .svg)")
     _add_read_options(curve)
     curve.add_argument("-P", "--param", action="append", default=[], metavar="KEY=VALUE",

@@ -5,7 +5,7 @@
 in bounded memory (:func:`shards_mrc`); any other policy is simulated at each size
 (:func:`mrc` with ``policies=[...]``). Denning's working-set policy, whose memory varies, is
 measured for many windows in one pass (:func:`working_set`): its faults against its mean size,
-and its prescient counterpart VMIN's.
+and its prescient counterpart VMIN's; so is the page-fault-frequency policy (:func:`pff`).
 
 >>> import pagesim, numpy as np
 >>> t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 1, 2, 4, 1]))
@@ -21,8 +21,8 @@ import numpy as np
 
 from . import _args, _core
 
-__all__ = ["lru_mrc", "mrc", "opt_mrc", "plot_mrc", "plot_working_set", "sample", "shards_mrc",
-           "working_set"]
+__all__ = ["lru_mrc", "mrc", "opt_mrc", "pff", "plot_mrc", "plot_working_set", "sample",
+           "shards_mrc", "working_set"]
 
 
 def _trace(trace):
@@ -120,24 +120,60 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
         ``mean_size``, without accesses). With ``per_process``, a row per process and window,
         the process's ``pid`` first, its ``accesses`` last.
     """
+    return _variable_space(trace, "windows", windows, points, per_process,
+                           _core.working_set_curve, "window", vmin_size_sum="vmin_mean_size")
+
+
+def pff(trace, *, thresholds: Optional[Iterable[int]] = None, points: int = 40,
+        per_process: bool = False):
+    """Chu and Opderbeck's page-fault-frequency policy at each threshold T: faults, mean memory.
+
+    The working set's variable-space rival (AFIPS 1972), as Denning states it ("Working sets
+    past and present", 1980): memory grows at each fault, and when a fault comes more than T
+    accesses after the previous one (the fault rate is below 1/T), the pages not referenced
+    since that previous fault (its own access counted) leave first. It needs no window of
+    reference times, only a use bit per page cleared at each fault. Time as in
+    :func:`working_set` (``per_process`` likewise). Exact: one simulation per threshold, O(N).
+
+    Parameters
+    ----------
+    thresholds
+        Thresholds T in accesses, each >= 1. Default: ``points`` of them spaced geometrically
+        from 1 to the trace's length.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`working_set`'s columns with ``threshold`` for ``window`` and without VMIN's:
+        ``threshold``, ``mean_size``, ``faults``, ``miss_ratio``; with ``per_process``, ``pid``
+        first and ``accesses`` last. :func:`plot_working_set` draws it.
+    """
+    return _variable_space(trace, "thresholds", thresholds, points, per_process, _core.pff_curve,
+                           "threshold")
+
+
+def _variable_space(trace, key: str, times, points: int, per_process: bool, curve_of, name: str,
+                    **sums: str):
+    """The table of a variable-space policy's curve, `curve_of(trace, times, per_process)`, at
+    `times` (given as `key`; default `points` of them from 1 to the trace's length), a row per
+    time called `name`: mean_size, faults, miss_ratio, then each of `sums` (a size sum of the
+    curve, as the mean it is renamed to); with `per_process`, pid first and accesses last."""
     import pandas as pd
     t = _trace(trace)
-    n = len(t)
-    if windows is None:
+    if times is None:
         points = _args.integer("points", points, 1, 10**6)
-        windows = np.unique(np.round(np.geomspace(1, max(n, 1), points))).astype(np.int64).tolist()
-    elif np.isscalar(windows):
-        windows = [windows]
-    windows = [_args.integer("windows", w, 1) for w in windows]
+        times = np.unique(np.round(np.geomspace(1, max(len(t), 1), points))).astype(np.int64).tolist()
+    elif np.isscalar(times):
+        times = [times]
+    times = [_args.integer(key, w, 1) for w in times]
     per_process = _args.boolean("per_process", per_process)
-    curve = _core.working_set_curve(t, windows, per_process)
+    curve = curve_of(t, times, per_process)
     faults = curve["faults"].astype(np.int64)
     accesses = curve["accesses"].astype(np.float64)
     accesses[accesses == 0] = np.nan
-    df = pd.DataFrame({"window": curve["window"].astype(np.int64),
-                       "mean_size": curve["size_sum"] / accesses,
+    df = pd.DataFrame({name: curve[name].astype(np.int64), "mean_size": curve["size_sum"] / accesses,
                        "faults": faults, "miss_ratio": faults / accesses,
-                       "vmin_mean_size": curve["vmin_size_sum"] / accesses})
+                       **{mean: curve[total] / accesses for total, mean in sums.items()}})
     if not per_process:
         return df
     df.insert(0, "pid", np.asarray(t.proc_pids, dtype=np.int64)[curve["proc"].astype(np.int64)])
@@ -238,17 +274,20 @@ def plot_mrc(df, ax=None):
     return ax
 
 
-def plot_working_set(df, ax=None, label: str = "working set", vmin: bool = True):
-    """Plot :func:`working_set`'s miss ratio against its mean size (pages), on ``ax`` if given
-    (e.g. the Axes of :func:`plot_mrc`, whose memory is in frames), and with ``vmin`` VMIN's
-    (the same miss ratios, against VMIN's mean size; dotted); a line per process for a
-    ``per_process`` table. Returns the Axes."""
+def plot_working_set(df, ax=None, label: Optional[str] = None, vmin: bool = True):
+    """Plot the miss ratio of :func:`working_set` (or :func:`pff`) against its mean size
+    (pages), on ``ax`` if given (e.g. the Axes of :func:`plot_mrc`, whose memory is in frames),
+    and with ``vmin`` VMIN's when the table has it (the same miss ratios against VMIN's mean
+    size; dotted); a line per process for a ``per_process`` table. ``label``: "working set" or
+    "PFF" by the table. Returns the Axes."""
     import matplotlib.pyplot as plt
     if ax is None:
         _, ax = plt.subplots()
-        ax.set_xlabel("memory (frames; working set, VMIN: mean size)")
+        ax.set_xlabel("memory (frames; variable-space policies: mean size)")
         ax.set_ylabel("miss ratio")
-    vmin = _args.boolean("vmin", vmin)
+    vmin = _args.boolean("vmin", vmin) and "vmin_mean_size" in df
+    if label is None:
+        label = "working set" if "window" in df else "PFF"
     curves = df.groupby("pid", sort=False) if "pid" in df else [(None, df)]
     for pid, g in curves:
         of = "" if pid is None else f", pid {pid}"

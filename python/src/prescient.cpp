@@ -18,6 +18,34 @@ py::array_t<T> to_numpy(std::vector<T>&& v) {
   return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), free_when_done);
 }
 
+// The curves of `compute(trace, times, per_process)` (one, or one per process) as columns of
+// one row per (curve, point): "proc", the curve's process (0 for the system's), then the
+// fields named in `fields`.
+template <class Point, class Compute>
+py::dict curve_table(const Trace& trace, std::vector<std::uint64_t> times, bool per_process,
+                     Compute compute,
+                     std::initializer_list<std::pair<const char*, std::uint64_t Point::*>> fields) {
+  std::vector<std::vector<Point>> curves;
+  {
+    py::gil_scoped_release release;
+    curves = compute(trace, std::move(times), per_process);
+  }
+  std::vector<std::uint64_t> proc;
+  std::vector<std::vector<std::uint64_t>> columns(fields.size());
+  for (std::size_t q = 0; q < curves.size(); ++q) {
+    for (const Point& p : curves[q]) {
+      proc.push_back(q);
+      std::size_t c = 0;
+      for (const auto& field : fields) columns[c++].push_back(p.*field.second);
+    }
+  }
+  py::dict d;
+  d["proc"] = to_numpy(std::move(proc));
+  std::size_t c = 0;
+  for (const auto& field : fields) d[field.first] = to_numpy(std::move(columns[c++]));
+  return d;
+}
+
 }  // namespace
 
 void register_prescient(py::module_& m) {
@@ -108,37 +136,34 @@ void register_mrc(py::module_& m) {
   m.def(
       "working_set_curve",
       [](const Trace& trace, std::vector<std::uint64_t> windows, bool per_process) {
-        std::vector<std::vector<WorkingSetPoint>> curves;
-        {
-          py::gil_scoped_release release;
-          if (per_process) {
-            curves = working_set_curves_per_process(trace, std::move(windows));
-          } else {
-            curves.push_back(working_set_curve(trace, std::move(windows)));
-          }
-        }
-        // One row per (curve, window): proc is the curve's process (0 for the system's).
-        std::vector<std::uint64_t> proc, window, faults, size_sum, accesses, vmin_size_sum;
-        for (std::size_t q = 0; q < curves.size(); ++q) {
-          for (const WorkingSetPoint& p : curves[q]) {
-            proc.push_back(q);
-            window.push_back(p.window);
-            faults.push_back(p.faults);
-            size_sum.push_back(p.size_sum);
-            accesses.push_back(p.accesses);
-            vmin_size_sum.push_back(p.vmin_size_sum);
-          }
-        }
-        py::dict d;
-        d["proc"] = to_numpy(std::move(proc));
-        d["window"] = to_numpy(std::move(window));
-        d["faults"] = to_numpy(std::move(faults));
-        d["size_sum"] = to_numpy(std::move(size_sum));
-        d["accesses"] = to_numpy(std::move(accesses));
-        d["vmin_size_sum"] = to_numpy(std::move(vmin_size_sum));
-        return d;
+        return curve_table<WorkingSetPoint>(
+            trace, std::move(windows), per_process,
+            [](const Trace& t, std::vector<std::uint64_t> w, bool each) {
+              if (each) return working_set_curves_per_process(t, std::move(w));
+              return std::vector<std::vector<WorkingSetPoint>>{working_set_curve(t, std::move(w))};
+            },
+            {{"window", &WorkingSetPoint::window},
+             {"faults", &WorkingSetPoint::faults},
+             {"size_sum", &WorkingSetPoint::size_sum},
+             {"accesses", &WorkingSetPoint::accesses},
+             {"vmin_size_sum", &WorkingSetPoint::vmin_size_sum}});
       },
       py::arg("trace"), py::arg("windows"), py::arg("per_process"));
+  m.def(
+      "pff_curve",
+      [](const Trace& trace, std::vector<std::uint64_t> thresholds, bool per_process) {
+        return curve_table<PffPoint>(
+            trace, std::move(thresholds), per_process,
+            [](const Trace& t, std::vector<std::uint64_t> w, bool each) {
+              if (each) return pff_curves_per_process(t, std::move(w));
+              return std::vector<std::vector<PffPoint>>{pff_curve(t, std::move(w))};
+            },
+            {{"threshold", &PffPoint::threshold},
+             {"faults", &PffPoint::faults},
+             {"size_sum", &PffPoint::size_sum},
+             {"accesses", &PffPoint::accesses}});
+      },
+      py::arg("trace"), py::arg("thresholds"), py::arg("per_process"));
 }
 
 }  // namespace pagesim::python

@@ -121,6 +121,29 @@ std::pair<std::uint64_t, std::uint64_t> naive_vmin(const Trace& t, std::uint64_t
   return {faults, size_sum};
 }
 
+// The page-fault-frequency policy literally: at a fault more than T accesses after the last
+// one, the resident set becomes the pages among the accesses from that fault on (a scan of the
+// trace); then the faulting page joins it.
+PffPoint naive_pff(const Trace& t, std::uint64_t threshold) {
+  PffPoint point{threshold, 0, 0, t.size()};
+  std::set<PageId> resident;
+  std::size_t last_fault = 0;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (resident.count(t.page(i)) == 0) {
+      if (point.faults > 0 && i - last_fault > threshold) {
+        std::set<PageId> used;
+        for (std::size_t j = last_fault; j < i; ++j) used.insert(t.page(j));
+        resident = used;
+      }
+      resident.insert(t.page(i));
+      ++point.faults;
+      last_fault = i;
+    }
+    point.size_sum += resident.size();
+  }
+  return point;
+}
+
 TEST_CASE("sample_trace keeps all of a sampled page's accesses and none of the others") {
   const Trace t = generate_zipf(50'000, 20'000, 0.9, 0.3, 5);
   // Rate 1: every access, in order, its pages numbered as before (first seen).
@@ -192,6 +215,60 @@ TEST_CASE("the one-pass working-set and VMIN curves equal the policies run acces
       // frames as VMIN's mean size, rounded down (no more page-instants), faults no less.
       CHECK(p.vmin_size_sum <= p.size_sum);
       if (p.window >= 2) CHECK(min_faults[p.vmin_size_sum / t.size()] >= p.faults);
+    }
+  }
+}
+
+TEST_CASE("page-fault-frequency curve, hand-traced: 1 2 3 1 1 1 4 1 5 2") {
+  // Faults at #0 1, #1 2, #2 3 (each within 1 of the last: the set grows to {1 2 3}); #6 4
+  // comes 4 after #2: for T < 4 the set shrinks to the pages used from #2 on, {1 3} (2 was
+  // last used at #1), then {1 3 4}; for T >= 4 it grows to {1 2 3 4}. #8 5 comes 2 after #6:
+  // for T = 1 the set shrinks to those used from #6 on, {1 4}, then {1 4 5}; else it grows.
+  // #9 2: a fault for T < 4 (2 left at #6), 1 after #8: the set grows.
+  // Sizes: T=1: 1 2 3 3 3 3 3 3 3 4 = 28, 6 faults; T=2, 3: 1 2 3 3 3 3 3 3 4 5 = 30, 6
+  // faults; T>=4: 1 2 3 3 3 3 4 4 5 5 = 33, 5 faults.
+  const Trace t = pages_trace({1, 2, 3, 1, 1, 1, 4, 1, 5, 2});
+  const auto points = pff_curve(t, {100, 3, 1, 2, 4, 3});
+  REQUIRE(points.size() == 5);  // sorted, the repeated 3 once
+  const std::uint64_t want[5][3] = {{1, 6, 28}, {2, 6, 30}, {3, 6, 30}, {4, 5, 33}, {100, 5, 33}};
+  for (std::size_t k = 0; k < 5; ++k) {
+    CAPTURE(k);
+    CHECK(points[k].threshold == want[k][0]);
+    CHECK(points[k].faults == want[k][1]);
+    CHECK(points[k].size_sum == want[k][2]);
+    CHECK(points[k].accesses == 10);
+  }
+  CHECK_THROWS_AS(pff_curve(t, {2, 0}), ConfigError);
+  CHECK(pff_curve(t, {}).empty());
+}
+
+TEST_CASE("the page-fault-frequency curve equals the policy run literally, alone per process") {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    CAPTURE(seed);
+    const Trace t = random_trace(seed, 80 + seed * 5, 4 + seed % 20, 2 + seed % 3, seed % 3 == 0);
+    const std::vector<std::uint64_t> thresholds = {1, 2, 3, 5, 8, 13, seed, t.size()};
+    for (const PffPoint& p : pff_curve(t, thresholds)) {
+      CAPTURE(p.threshold);
+      const PffPoint want = naive_pff(t, p.threshold);
+      CHECK(p.faults == want.faults);
+      CHECK(p.size_sum == want.size_sum);
+    }
+    const auto curves = pff_curves_per_process(t, thresholds);
+    REQUIRE(curves.size() == t.num_procs());
+    for (ProcId q = 0; q < t.num_procs(); ++q) {
+      CAPTURE(q);
+      std::vector<std::uint64_t> own;  // process q's pages, in its accesses' order
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        if (t.page_proc(t.page(i)) == q) own.push_back(t.page(i));
+      }
+      const Trace alone = pages_trace(own);
+      for (const PffPoint& p : curves[q]) {
+        CAPTURE(p.threshold);
+        const PffPoint want = naive_pff(alone, p.threshold);
+        CHECK(p.faults == want.faults);
+        CHECK(p.size_sum == want.size_sum);
+        CHECK(p.accesses == own.size());
+      }
     }
   }
 }

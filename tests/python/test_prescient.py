@@ -233,6 +233,53 @@ def naive_vmin(pages, window):
     return faults, size_sum
 
 
+def naive_pff(pages, threshold):
+    """Faults and size sum of the page-fault-frequency policy run literally: at a fault more
+    than `threshold` accesses after the last, keep the pages accessed from that fault on."""
+    resident, faults, size_sum, last = set(), 0, 0, None
+    for i, p in enumerate(pages):
+        if p not in resident:
+            if last is not None and i - last > threshold:
+                resident = set(pages[last:i])
+            resident.add(p)
+            faults += 1
+            last = i
+        size_sum += len(resident)
+    return faults, size_sum
+
+
+def test_pff_curve_against_the_policy_run_literally():
+    # Hand-traced (tests/cpp/test_mrc.cpp): 1 2 3 1 1 1 4 1 5 2; T=1: sizes sum to 28 with 6
+    # faults; T=2, 3: 30, 6; T>=4: 33, 5 (page 2 stays).
+    t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 1, 1, 1, 4, 1, 5, 2]))
+    df = pagesim.mrc.pff(t, thresholds=[4, 1, 2, 3, 100])
+    assert list(df.columns) == ["threshold", "mean_size", "faults", "miss_ratio"]
+    assert df["threshold"].tolist() == [1, 2, 3, 4, 100]
+    assert df["faults"].tolist() == [6, 6, 6, 5, 5]
+    assert (df["mean_size"] * 10).round(9).tolist() == [28, 30, 30, 33, 33]
+    # Random pages of three processes, each in its own time with per_process.
+    rng = np.random.default_rng(11)
+    pids = rng.choice([5, 2, 8], size=4000, p=[0.5, 0.3, 0.2])
+    pages = rng.integers(0, 60, size=4000) ** 2 // 60 + 1000 * pids  # a skewed popularity
+    t = pagesim.Trace.from_arrays(pages, pids=pids)
+    thresholds = [1, 2, 5, 20, 100, 4000]
+    for row in pagesim.mrc.pff(t, thresholds=thresholds).itertuples():
+        faults, size_sum = naive_pff(list(pages), row.threshold)
+        assert row.faults == faults
+        assert row.mean_size == pytest.approx(size_sum / len(pages), rel=1e-12)
+    each = pagesim.mrc.pff(t, thresholds=thresholds, per_process=True)
+    assert sorted(set(each["pid"])) == [2, 5, 8]
+    for row in each.itertuples():
+        own = list(pages[pids == row.pid])
+        faults, size_sum = naive_pff(own, row.threshold)
+        assert (row.faults, row.accesses) == (faults, len(own))
+        assert row.mean_size == pytest.approx(size_sum / len(own), rel=1e-12)
+    ax = pagesim.mrc.plot_working_set(pagesim.mrc.pff(t, points=5))
+    assert [line.get_label() for line in ax.lines] == ["PFF"]
+    with pytest.raises(pagesim.ConfigError, match="'thresholds' = 0 is out of range"):
+        pagesim.mrc.pff(t, thresholds=[0])
+
+
 def test_miniature_simulation_estimates_every_policys_curve():
     t = pagesim._core.generate_zipf(1_000_000, 100_000, 0.9, 0.3, 4)
     sizes, policies = [1000, 5000, 20000, 50000], ["lru", "arc", "clock", "s3fifo", "lirs"]
@@ -325,6 +372,9 @@ def test_working_set_beats_lru_in_the_same_mean_memory_on_qsbench():
     lru, opt = pagesim.mrc.lru_mrc(q), pagesim.mrc.opt_mrc(q, max_frames=4791)
     assert lru[4791] == 29077 and opt[4791] == 18986
     assert lru[2694] == 42462 and opt[2694] == 30562
+    # Page-fault frequency: each page faults once, then the whole array stays (mean 8136).
+    pff = pagesim.mrc.pff(q, thresholds=[1, 1000, 100_000])
+    assert pff["faults"].tolist() == [8192] * 3 and set(pff["mean_size"].round()) == {8136}
 
 
 def test_the_bracket_knows_about_exits():

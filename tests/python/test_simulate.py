@@ -427,6 +427,16 @@ def test_cli_mrc_working_set(tmp_path):
     import pandas as pd
     ws = pd.read_csv(tmp_path / "c.working_set.csv.gz")
     assert ws["faults"].tolist() == [12, 10, 5]
+    # --pff, by hand: faults at #0-#3 (1 2 3 4), 1 apart: the set grows to {1 2 3 4}. #6 (5)
+    # comes 3 after #3: at T=1 the set shrinks to the pages used from #3 on, {4 1 2}, then
+    # takes 5; #9 (3), 3 after #6: {5 1 2}, then 3; #10 (4), 1 after: grows. 7 faults. At T=3
+    # and 12 the set only grows: the 5 pages' first faults.
+    out = run_cli("mrc", str(path), "--page-numbers", "--policies", "lru", "--points", "3",
+                  "--pff", "-o", str(csv))
+    assert out.returncode == 0, out.stderr
+    pff = pd.read_csv(tmp_path / "c.pff.csv.gz")
+    want = pagesim.mrc.pff(pagesim.Trace.from_arrays(np.array(BELADY)), thresholds=[1, 3, 12])
+    assert pff["faults"].tolist() == want["faults"].tolist() == [7, 5, 5]
     assert pd.read_csv(csv)["policy"].tolist() == ["lru"] * 3
     assert png.read_bytes()[:4] == b"\x89PNG"
 

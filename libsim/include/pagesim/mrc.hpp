@@ -99,4 +99,28 @@ std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
 std::vector<std::vector<WorkingSetPoint>> working_set_curves_per_process(
     const Trace& trace, std::vector<std::uint64_t> windows);
 
+// Chu and Opderbeck's page-fault-frequency policy ("The page fault frequency replacement
+// algorithm", AFIPS FJCC 1972), the working set's variable-space rival, as Denning states it
+// ("Working sets past and present", IEEE TSE 1980): memory grows at each fault; when a fault
+// comes more than T accesses after the previous one (the fault rate is below 1/T), the pages
+// not referenced since that previous fault (counting its own access) leave first. Time is
+// the trace's access count, as for working_set_curve; the size at t counts the page accessed
+// at t.
+struct PffPoint {
+  std::uint64_t threshold = 0;  // T, in accesses
+  std::uint64_t faults = 0;
+  std::uint64_t size_sum = 0;  // sum over t of the resident pages
+  std::uint64_t accesses = 0;  // the t summed over: mean size = size_sum / accesses
+};
+
+// The page-fault-frequency policy at each threshold of `thresholds` (each >= 1, else
+// ConfigError), one point per distinct threshold in increasing order: one simulation each,
+// O(N) (a page is kept or dropped at a shrink at most once per access since the fault before).
+std::vector<PffPoint> pff_curve(const Trace& trace, std::vector<std::uint64_t> thresholds);
+
+// The same for each process in its own virtual time, as pff_curve on its accesses alone.
+// Indexed by process (ProcId).
+std::vector<std::vector<PffPoint>> pff_curves_per_process(const Trace& trace,
+                                                          std::vector<std::uint64_t> thresholds);
+
 }  // namespace pagesim
