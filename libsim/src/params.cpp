@@ -62,11 +62,17 @@ std::string to_string(const Params::Value& value) {
 }
 
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates) {
+  // Of candidates as close, the one sharing the longest prefix ("lruu": lru, not lrfu).
+  const auto shared_prefix = [&](std::string_view c) {
+    const auto end = std::mismatch(word.begin(), word.end(), c.begin(), c.end());
+    return static_cast<std::size_t>(end.first - word.begin());
+  };
   std::string best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 2) + 1;
   for (const auto& c : candidates) {
     const std::size_t d = edit_distance(word, c);
-    if (d < best_distance) {
+    if (d < best_distance ||
+        (d == best_distance && !best.empty() && shared_prefix(c) > shared_prefix(best))) {
       best_distance = d;
       best = c;
     }

@@ -254,6 +254,8 @@ naive_models() {
       {"lru_k", [](const Trace&) { return std::make_unique<NaiveLruK>(); }},
       {"sieve", [](const Trace&) { return std::make_unique<NaiveSieve>(); }},
       {"wsclock", [](const Trace& t) { return std::make_unique<NaiveWsClock>(t, 1000); }},
+      {"lrfu", [](const Trace&) { return std::make_unique<NaiveLrfu>(0.001); }},
+      {"lfu", [](const Trace&) { return std::make_unique<NaiveLrfu>(0.0); }},
   };
 }
 

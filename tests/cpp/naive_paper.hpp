@@ -3,6 +3,7 @@
 // the papers' pseudocode with std::list / std::deque / std::map and linear searches, independently
 // of policies/*.cpp. Included by naive.hpp, which registers them in naive_models().
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <deque>
 #include <iterator>
@@ -407,6 +408,40 @@ struct NaiveWsClock : NaivePolicy {
     free_frame = at;
     return frames[at].page;
   }
+};
+
+// LRFU (Lee et al. 2001) from its definition: a resident page's CRF is the sum of
+// (1/2)^(lambda (now - t)) over its references t since it came in (time: the access index,
+// now the faulting access's); the victim has the least, ties to the least recently
+// referenced. Sums, not the policy's recurrence and log keys.
+struct NaiveLrfu : NaivePolicy {
+  explicit NaiveLrfu(double lambda_) : lambda(lambda_) {}
+  double lambda;
+  std::map<PageId, std::vector<std::size_t>> refs;  // of each resident page
+  std::size_t now = 0;
+
+  void access(PageId p, bool hit, std::size_t index) override {
+    if (!hit) refs[p].clear();
+    refs[p].push_back(index);
+    now = index + 1;
+  }
+  PageId victim(const std::vector<PageId>& resident, const std::vector<bool>&) override {
+    PageId best = kNoPage;
+    double best_crf = 0;
+    for (const PageId q : resident) {
+      double crf = 0;
+      for (const std::size_t t : refs[q]) crf += std::exp2(-lambda * static_cast<double>(now - t));
+      // Each access references one page: two pages' last references differ.
+      if (best == kNoPage || crf < best_crf ||
+          (crf == best_crf && refs[q].back() < refs[best].back())) {
+        best = q;
+        best_crf = crf;
+      }
+    }
+    return best;
+  }
+  void evicted(PageId v) override { refs.erase(v); }
+  void freed(PageId p) override { refs.erase(p); }
 };
 
 }  // namespace pagesim::test

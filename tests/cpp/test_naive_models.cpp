@@ -105,6 +105,33 @@ TEST_CASE("lru_k counts like the naive LRU-K model with k, correlated_period and
   CHECK(checked == 3 * 4 * 4 * 60);
 }
 
+// LRFU at decays from LFU (0) to LRU (1), with and without exits; at 1 it is LRU itself.
+TEST_CASE("lrfu counts like the naive LRFU model at every decay, and like lru at decay 1") {
+  for (const double decay : {0.0, 0.01, 0.1, 0.25, 0.5, 0.9, 1.0}) {
+    CAPTURE(decay);
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+      const bool exits = seed % 3 == 0;
+      const Trace t =
+          exits ? testing::staggered_trace(seed, 30 + seed % 150, 3 + seed % 12, 2 + seed % 2,
+                                           seed % 2 == 0)
+                : random_trace(seed, 30 + seed % 150, 3 + seed % 14, 1 + seed % 3, seed % 2 == 0);
+      const std::size_t frames = 1 + seed % 7;
+      CAPTURE(seed);
+      CAPTURE(frames);
+      NaiveLrfu naive(decay);
+      const Counters want = naive_run(t, frames, naive, exits);
+      Params params{{"page_cluster", std::int64_t{0}},
+                    {"schedule", std::string("static")},
+                    {"free_on_exit", exits}};
+      Params lrfu = params;
+      lrfu.set("decay", decay);
+      REQUIRE(run(t, "lrfu", static_cast<std::int64_t>(frames), lrfu) == want);
+      if (decay == 0.0) REQUIRE(run(t, "lfu", static_cast<std::int64_t>(frames), params) == want);
+      if (decay == 1.0) REQUIRE(run(t, "lru", static_cast<std::int64_t>(frames), params) == want);
+    }
+  }
+}
+
 // LRU keeps recency as stamps in a bounded bitmap (about 4 x max(frames, 1024) stamps) and
 // renumbers them when they run out; these traces (40,000 accesses, at most 4,096 stamps) run
 // out of stamps many times over.

@@ -404,6 +404,28 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
         std::vector<std::uint64_t>{0, 0, 0, 2});
 }
 
+TEST_CASE("lfu and lrfu: hand trace 1 1 2 3 2 4 1 5 at 3 frames, against lru") {
+  // #5 (4) finds 1 (refs #0 #1), 2 (#2 #4), 3 (#3) resident. CRF at #5 = sum of
+  // 2^(-decay x (5 - t)) over the page's references t:
+  //   lfu (decay 0): counts 2, 2, 1 -> 3 goes; #6 1 hits (3); #7 (5): 2 has 2, 4 has 1 -> 4.
+  //   decay 0.1: 1 = 2^-0.5 + 2^-0.4 = 1.465, 2 = 2^-0.3 + 2^-0.1 = 1.745, 3 = 2^-0.2 = 0.871
+  //     -> 3, and as lfu after it (#7: 2 = 2^-0.5 + 2^-0.3 = 1.519, 4 = 2^-0.2 = 0.871 -> 4).
+  //   decay 0.5: 1 = 2^-2.5 + 2^-2 = 0.427, 2 = 2^-1.5 + 2^-0.5 = 1.061, 3 = 2^-1 = 0.5 -> 1;
+  //     #6 (1 faults): 2 = 2^-2 + 2^-1 = 0.75, 3 = 2^-1.5 = 0.354, 4 = 2^-0.5 = 0.707 -> 3;
+  //     #7: 2 = 2^-2.5 + 2^-1.5 = 0.530, 4 = 2^-1 = 0.5, 1 = 2^-0.5 = 0.707 -> 4.
+  //   lru: 1 (#1), then 3 (#3), then 2 (#4): where decay 0.5 takes 4, whose one use is newer.
+  const std::vector<std::uint64_t> seq = {1, 1, 2, 3, 2, 4, 1, 5};
+  const std::vector<bool> reads(seq.size(), false);
+  using V = std::vector<std::uint64_t>;
+  CHECK(victims(seq, reads, "lfu", 3, {}) == V{0, 0, 0, 0, 0, 3, 0, 4});
+  CHECK(victims(seq, reads, "lrfu", 3, {{"decay", 0.1}}) == V{0, 0, 0, 0, 0, 3, 0, 4});
+  CHECK(victims(seq, reads, "lrfu", 3, {{"decay", 0.5}}) == V{0, 0, 0, 0, 0, 1, 3, 4});
+  CHECK(victims(seq, reads, "lru", 3, {}) == V{0, 0, 0, 0, 0, 1, 3, 2});
+  CHECK(victims(seq, reads, "lrfu", 3, {{"decay", 1.0}}) == V{0, 0, 0, 0, 0, 1, 3, 2});
+  CHECK_THROWS_AS(run(pages_trace(seq), "lrfu", 3, {{"decay", 1.5}}), ConfigError);
+  CHECK_THROWS_AS(run(pages_trace(seq), "lfu", 3, {{"decay", 0.5}}), ConfigError);
+}
+
 TEST_CASE("wsclock counts like the naive model at every tau, with several processes") {
   int evicted_outside = 0;
   for (const std::uint64_t tau : {0U, 1U, 2U, 3U, 5U, 8U, 20U, 1000U}) {

@@ -116,6 +116,12 @@ def test_overnight_table_is_consistent():
     prefix = overnight.overnight_trace()[:30_000 + overnight.FRAMES - overnight.EDITOR_PAGES + 1]
     first = pagesim.simulate(prefix, "wsclock", frames=overnight.FRAMES, page_stats=True).page_stats()
     assert first[first["evictions"] > 0][["pid", "vpn"]].values.tolist() == [[overnight.UPDATEDB, 1_000_000]]
+    # "lfu keeps the editor by its counts; lrfu ... at its first eviction an editor page last
+    # used 8000 accesses before weighs 2^-8 x 1.14, less than updatedb's oldest page (2^-5)":
+    # the editor's page 0, used first in the day's last pass, is the night's first victim.
+    assert "lfu" in kept and by_policy["lrfu"][1:] == by_policy["lru"][1:]
+    first = pagesim.simulate(prefix, "lrfu", frames=overnight.FRAMES, page_stats=True).page_stats()
+    assert first[first["evictions"] > 0][["pid", "vpn"]].values.tolist() == [[overnight.EDITOR, 0]]
 
 
 @pytest.fixture(scope="module")

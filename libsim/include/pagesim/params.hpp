@@ -56,7 +56,8 @@ class Params {
   mutable Map<std::string> asked_;
 };
 
-// The closest candidate by edit distance, or "" if none is reasonably close.
+// The closest candidate by edit distance (of those as close, the one sharing the longest
+// prefix with `word`), or "" if none is reasonably close.
 std::string closest_match(std::string_view word, const std::vector<std::string>& candidates);
 
 std::string to_string(const Params::Value& value);
