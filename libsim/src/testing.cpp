@@ -565,8 +565,14 @@ std::vector<KnownAnswer> known_answers() {
        {{"fifo", {{"faults", 9}}},
         {"lru", {{"faults", 10}}},
         {"belady", {{"faults", 7}}},
-        {"clock", {{"faults", 9}}}},
+        {"clock", {{"faults", 9}}},
+        {"lfu", {{"faults", 10}}}},
        textbook()});
+  // LFU (ties to LRU; a count starts over at each fault): at 3 frames every page has count 1
+  // until 1 and 2 hit at #7, #8, so it evicts as LRU does until then: 1 2 3 4* 1* 2* 5*
+  // (evicting 1 2 3 4), 1 2 hit, 3* evicts 5, 4* evicts 3, 5* evicts 4: 10 faults. At 4
+  // frames: 1 2 hit at #4 #5 (count 2), 5* evicts 3 (count 1, older than 4), 1 2 hit, 3*
+  // evicts 4, 4* evicts 5, 5* evicts 3: 8 faults.
   out.push_back({"belady-anomaly-4",
                  "the same string at 4 frames: FIFO faults more with more memory",
                  pages({1, 2, 3, 4, 1, 2, 5, 1, 2, 3, 4, 5}, "belady-anomaly"),
@@ -574,11 +580,13 @@ std::vector<KnownAnswer> known_answers() {
                  {{"fifo", {{"faults", 10}}},
                   {"lru", {{"faults", 8}}},
                   {"belady", {{"faults", 6}}},
-                  {"clock", {{"faults", 10}}}},
+                  {"clock", {{"faults", 10}}},
+                  {"lfu", {{"faults", 8}}}},
                  textbook()});
   // Loop of 4 pages, 3 times, 3 frames. LRU/FIFO/CLOCK always evict the page needed next: 12
   // faults. MIN: 1* 2* 3* 4* (evicts 3: next uses 1@4 2@5 3@6) 1 2 3* (evicts 2: 4@7 1@8 2@9)
-  // 4 1 2* (evicts 1, never used again) 3 4 -> 6 faults.
+  // 4 1 2* (evicts 1, never used again) 3 4 -> 6 faults. LFU: every access faults, so every
+  // count is 1 and it evicts as LRU: 12.
   out.push_back({"loop-larger-than-memory",
                  "1 2 3 4 x3 at 3 frames, traced by hand",
                  pages({1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4}, "loop"),
@@ -586,12 +594,14 @@ std::vector<KnownAnswer> known_answers() {
                  {{"fifo", {{"faults", 12}}},
                   {"lru", {{"faults", 12}}},
                   {"clock", {{"faults", 12}}},
-                  {"belady", {{"faults", 6}}}},
+                  {"belady", {{"faults", 6}}},
+                  {"lfu", {{"faults", 12}}}},
                  textbook()});
   // Hot set 1 2 3 (twice), a one-time scan 10..15, the hot set again; 4 frames. LRU and FIFO:
   // the scan pushes 1 2 3 out (11, 12, 13 evict them), so the hot set faults again: 3 + 6 + 3.
   // CLOCK: every page is referenced when the hand comes, so it behaves as FIFO: 12. MIN
-  // evicts the scan pages (never used again) and keeps the hot set: 3 + 6 = 9.
+  // evicts the scan pages (never used again) and keeps the hot set: 3 + 6 = 9. So does LFU:
+  // the hot pages have count 2, each scan page 1 (11 evicts 10, 12 evicts 11, ...): 9.
   out.push_back({"hot-set-plus-scan",
                  "hot 1 2 3 x2, scan 10..15 once, hot again; 4 frames; by hand",
                  pages({1, 2, 3, 1, 2, 3, 10, 11, 12, 13, 14, 15, 1, 2, 3}, "hot-set-plus-scan"),
@@ -599,7 +609,8 @@ std::vector<KnownAnswer> known_answers() {
                  {{"fifo", {{"faults", 12}}},
                   {"lru", {{"faults", 12}}},
                   {"clock", {{"faults", 12}}},
-                  {"belady", {{"faults", 9}}}},
+                  {"belady", {{"faults", 9}}},
+                  {"lfu", {{"faults", 9}}}},
                  textbook()});
   // W1 R2 R1 R2 at 1 frame: 1 is written, evicted dirty (swap-out), swapped in, evicted clean
   // with its swap copy kept (no write): 1 swap-out, 1 swap-in for any policy. With
