@@ -1,7 +1,9 @@
 // Miss-ratio curves on a 10-million-access zipf(0.9) trace over 1 million pages: the exact
 // one-pass LRU curve (every memory size) against simulating `lru` at five memory sizes, and
 // SHARDS (fixed rate 0.01 and 0.001, fixed size 8192 pages) with its mean absolute error in
-// miss ratio against the exact curve. items_per_second counts trace accesses per pass.
+// miss ratio against the exact curve; the variable-space policies' curves: the working set
+// with VMIN at 40 windows in one pass, and page-fault frequency, one pass per threshold.
+// items_per_second counts trace accesses per pass.
 // Run: _build/bench/bench_mrc
 #include <benchmark/benchmark.h>
 
@@ -75,11 +77,45 @@ void shards_fixed_size(benchmark::State& state) {
   state.counters["mae"] = mae(est);
 }
 
+// 40 windows from 1 to the trace's length, spaced geometrically (pagesim.mrc.working_set's
+// default), in one pass.
+void working_set_40_windows(benchmark::State& state) {
+  const Trace& t = zipf_trace();
+  std::vector<std::uint64_t> windows;
+  for (int k = 0; k < 40; ++k) {
+    windows.push_back(
+        static_cast<std::uint64_t>(std::round(std::pow(static_cast<double>(t.size()), k / 39.0))));
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(pagesim::working_set_curve(t, windows).data());
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(t.size()));
+}
+
+// One threshold (in accesses) per pass.
+void pff_one_threshold(benchmark::State& state) {
+  const Trace& t = zipf_trace();
+  const auto threshold = static_cast<std::uint64_t>(state.range(0));
+  double mean_size = 0;
+  for (auto _ : state) {
+    const auto points = pagesim::pff_curve(t, {threshold});
+    mean_size = static_cast<double>(points[0].size_sum) / static_cast<double>(t.size());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(t.size()));
+  state.counters["mean_size"] = mean_size;
+}
+
 const bool registered = [] {
   benchmark::RegisterBenchmark("mrc/lru_one_pass", lru_one_pass)->Unit(benchmark::kMillisecond)->Iterations(2);
   benchmark::RegisterBenchmark("mrc/lru_five_simulations", lru_five_simulations)->Unit(benchmark::kMillisecond)->Iterations(1);
   benchmark::RegisterBenchmark("mrc/shards_rate_1_in", shards_rate)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->Iterations(1);
   benchmark::RegisterBenchmark("mrc/shards_fixed_size", shards_fixed_size)->Arg(8192)->Unit(benchmark::kMillisecond)->Iterations(1);
+  benchmark::RegisterBenchmark("mrc/working_set_40_windows", working_set_40_windows)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(2);
+  benchmark::RegisterBenchmark("mrc/pff_one_threshold", pff_one_threshold)
+      ->Arg(100)
+      ->Arg(10000)
+      ->Unit(benchmark::kMillisecond)
+      ->Iterations(2);
   return true;
 }();
 
