@@ -11,10 +11,10 @@
 //     C(p) = F(0) + F(t - last(p)) * C(p),  last(p) = t      (the paper's recurrence)
 //   victim: least C(p) * F(t - last(p)), the CRFs at the same time t
 //
-// A page's CRF is kept while it is resident: a page faulted back in starts over with C = 1
-// (C = 0 before, when it left). A page brought in by readahead has no reference yet: C = 0,
-// the first victims, in arrival order. Ties (equal CRFs: equal counts under LFU) go to the
-// least recently referenced page, then the lower page id.
+// A page's CRF is kept while it is resident: a page faulted back in starts over with C = 1.
+// A page brought in by readahead has no reference yet: C = 0, so such pages are the first
+// victims, oldest readahead first (within one window, by page id). Ties (equal CRFs: equal
+// counts under LFU) go to the least recently referenced page, then the lower page id.
 //
 // Keys: comparing C(a) 2^(-lambda (t - last(a))) with the same of b at any t is comparing
 // log2 C(a) + lambda last(a) with that of b, which does not change as t moves on. So each page
