@@ -438,6 +438,78 @@ std::vector<std::vector<PffPoint>> pff_curves_per_process(const Trace& trace,
   return pff_curves(trace, std::move(thresholds), true);
 }
 
+std::vector<std::vector<double>> working_set_sizes(const Trace& trace, std::uint64_t window,
+                                                   std::uint64_t every, bool per_process) {
+  if (window == 0 || every == 0) {
+    throw ConfigError(std::string("working_set_sizes: ") + (window == 0 ? "the window" : "every") +
+                      " is a number of accesses, at least 1; got 0");
+  }
+  const std::size_t n = trace.size();
+  const std::size_t groups = per_process ? trace.num_procs() : 1;
+  const auto group_of = [&](std::size_t i) -> std::size_t {
+    return per_process ? trace.page_proc(trace.page(i)) : 0;
+  };
+  // Each group's accesses in order (positions of the trace), and each access's index among
+  // them: its group's time.
+  std::vector<std::size_t> first(groups + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) ++first[group_of(i) + 1];
+  for (std::size_t g = 0; g < groups; ++g) first[g + 1] += first[g];
+  std::vector<std::uint32_t> order(n), time(n);
+  {
+    std::vector<std::size_t> filled(first.begin(), first.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t g = group_of(i);
+      time[i] = static_cast<std::uint32_t>(filled[g] - first[g]);
+      order[filled[g]++] = static_cast<std::uint32_t>(i);
+    }
+  }
+  // Access i puts its page in its group's working set from position i until (not including)
+  // `end`: its group's access at time min(next use, time + window), or, past the group's
+  // last access, the position after it.
+  const auto next_use = Engine::compute_next_use(trace);
+  std::vector<std::size_t> ends_at(n + 2, 0);  // counting sort of the ends by position
+  std::vector<std::uint32_t> end_of(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t g = group_of(i);
+    const std::uint64_t count = first[g + 1] - first[g];
+    std::uint64_t until = time[i] + window;
+    if (next_use[i] != kNever) until = std::min<std::uint64_t>(until, time[next_use[i]]);
+    end_of[i] = until < count ? order[first[g] + until] : order[first[g + 1] - 1] + 1;
+    ++ends_at[end_of[i] + 1];
+  }
+  for (std::size_t t = 0; t <= n; ++t) ends_at[t + 1] += ends_at[t];
+  std::vector<std::uint32_t> ending(n);  // the groups whose pages leave, by position
+  {
+    std::vector<std::size_t> filled(ends_at.begin(), ends_at.end() - 1);
+    for (std::size_t i = 0; i < n; ++i)
+      ending[filled[end_of[i]]++] = static_cast<std::uint32_t>(group_of(i));
+  }
+  // Sweep the positions: each group's size, and its area (size x positions) since the block
+  // began, brought up to date when the size changes.
+  const std::size_t blocks = (n + every - 1) / every;
+  std::vector<std::vector<double>> out(groups, std::vector<double>(blocks, 0.0));
+  std::vector<std::uint64_t> size(groups, 0), area(groups, 0), since(groups, 0);
+  const auto change = [&](std::size_t g, std::size_t t, bool up) {
+    area[g] += size[g] * (t - since[g]);
+    since[g] = t;
+    size[g] = up ? size[g] + 1 : size[g] - 1;
+  };
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const std::size_t begin = b * every, end = std::min<std::size_t>(n, begin + every);
+    for (std::size_t t = begin; t < end; ++t) {
+      for (std::size_t k = ends_at[t]; k < ends_at[t + 1]; ++k) change(ending[k], t, false);
+      change(group_of(t), t, true);
+    }
+    for (std::size_t g = 0; g < groups; ++g) {
+      area[g] += size[g] * (end - since[g]);
+      since[g] = end;
+      out[g][b] = static_cast<double>(area[g]) / static_cast<double>(end - begin);
+      area[g] = 0;
+    }
+  }
+  return out;
+}
+
 SampledTrace sample_trace(const Trace& trace, double rate, std::uint64_t seed) {
   const std::uint64_t threshold = sample_threshold(rate, "trace");
   std::vector<std::uint8_t> sampled(trace.num_pages());

@@ -6,6 +6,7 @@ in bounded memory (:func:`shards_mrc`); any other policy is simulated at each si
 (:func:`mrc` with ``policies=[...]``). Denning's working-set policy, whose memory varies, is
 measured for many windows in one pass (:func:`working_set`): its faults against its mean size,
 and its prescient counterpart VMIN's; so is the page-fault-frequency policy (:func:`pff`).
+:func:`working_set_sizes` follows the working set's size through the trace (its phases).
 
 >>> import pagesim, numpy as np
 >>> t = pagesim.Trace.from_arrays(np.array([1, 2, 3, 1, 2, 4, 1]))
@@ -21,8 +22,8 @@ import numpy as np
 
 from . import _args, _core
 
-__all__ = ["lru_mrc", "mrc", "opt_mrc", "pff", "plot_mrc", "plot_working_set", "sample",
-           "shards_mrc", "working_set"]
+__all__ = ["lru_mrc", "mrc", "opt_mrc", "pff", "plot_mrc", "plot_working_set",
+           "plot_working_set_sizes", "sample", "shards_mrc", "working_set", "working_set_sizes"]
 
 
 def _trace(trace):
@@ -122,6 +123,50 @@ def working_set(trace, *, windows: Optional[Iterable[int]] = None, points: int =
     """
     return _variable_space(trace, "windows", windows, points, per_process,
                            _core.working_set_curve, "window", vmin_size_sum="vmin_mean_size")
+
+
+def working_set_sizes(trace, window: int, *, every: Optional[int] = None,
+                      per_process: bool = False):
+    """The working set's size over the trace, |W(t, T)| with T = ``window``: how much memory the
+    program needs, and when (its phases), as :func:`working_set` averages it.
+
+    A row per block of ``every`` accesses (default: the trace's length / 1000, at least 1),
+    indexed by the block's first access (``access``); the block's mean size in the column
+    ``size``. With ``per_process``, a column ``size_<pid>`` per process instead, in the order
+    of :attr:`Trace.proc_pids`: at each point of the trace, the pages among that process's own
+    last T accesses (its virtual time: the set stays as it is while the others run), none
+    before its first access or after its last (it has exited). Their sum, against the frames,
+    says when the processes together need more memory than there is, and which one does.
+    Exact, O(N + rows x processes).
+    """
+    import pandas as pd
+    t = _trace(trace)
+    window = _args.integer("window", window, 1)
+    every = max(len(t) // 1000, 1) if every is None else _args.integer("every", every, 1)
+    per_process = _args.boolean("per_process", per_process)
+    sizes = _core.working_set_sizes(t, window, every, per_process)
+    index = pd.Index(np.arange(sizes.shape[1], dtype=np.int64) * every, name="access")
+    names = [f"size_{pid}" for pid in t.proc_pids] if per_process else ["size"]
+    return pd.DataFrame(sizes.T, index=index, columns=names)
+
+
+def plot_working_set_sizes(df, ax=None, frames: Optional[int] = None):
+    """Plot :func:`working_set_sizes`' table against the trace's accesses, on ``ax`` if given:
+    the size, or each process's stacked; with ``frames``, the memory as a dashed line. Returns
+    the Axes."""
+    import matplotlib.pyplot as plt
+    if ax is None:
+        _, ax = plt.subplots()
+    if list(df.columns) == ["size"]:
+        ax.plot(df.index, df["size"], label="working set")
+    else:
+        ax.stackplot(df.index, df.to_numpy().T, labels=list(df.columns))
+    if frames is not None:
+        ax.axhline(_args.integer("frames", frames, 1), color="black", linestyle="--", label="frames")
+    ax.set_xlabel("access")
+    ax.set_ylabel("working set (pages)")
+    ax.legend()
+    return ax
 
 
 def pff(trace, *, thresholds: Optional[Iterable[int]] = None, points: int = 40,

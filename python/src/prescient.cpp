@@ -150,6 +150,24 @@ void register_mrc(py::module_& m) {
       },
       py::arg("trace"), py::arg("windows"), py::arg("per_process"));
   m.def(
+      "working_set_sizes",
+      [](const Trace& trace, std::uint64_t window, std::uint64_t every, bool per_process) {
+        std::vector<std::vector<double>> sizes;
+        {
+          py::gil_scoped_release release;
+          sizes = working_set_sizes(trace, window, every, per_process);
+        }
+        // One row per series (the system's, or each process's), one column per block.
+        const std::size_t blocks = sizes.empty() ? 0 : sizes[0].size();
+        py::array_t<double> out({sizes.size(), blocks});
+        auto view = out.mutable_unchecked<2>();
+        for (std::size_t g = 0; g < sizes.size(); ++g) {
+          for (std::size_t b = 0; b < blocks; ++b) view(g, b) = sizes[g][b];
+        }
+        return out;
+      },
+      py::arg("trace"), py::arg("window"), py::arg("every"), py::arg("per_process"));
+  m.def(
       "pff_curve",
       [](const Trace& trace, std::vector<std::uint64_t> thresholds, bool per_process) {
         return curve_table<PffPoint>(

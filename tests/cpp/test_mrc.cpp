@@ -219,6 +219,56 @@ TEST_CASE("the one-pass working-set and VMIN curves equal the policies run acces
   }
 }
 
+TEST_CASE("working-set sizes over the trace, hand-traced and as the curve sums them") {
+  // 1 2 3 1 2 4 1 at T=3: |W(t, 3)| = 1 2 3 3 3 3 3 (the curve's case above); blocks of 3:
+  // means 2, 3 and 3 (the last block holds one access).
+  const Trace t = text("R 1\nR 2\nR 3\nR 1\nR 2\nR 4\nR 1\n");
+  CHECK(working_set_sizes(t, 3, 1, false) ==
+        std::vector<std::vector<double>>{{1, 2, 3, 3, 3, 3, 3}});
+  CHECK(working_set_sizes(t, 3, 3, false) == std::vector<std::vector<double>>{{2, 3, 3}});
+  CHECK(working_set_sizes(t, 1, 100, false) == std::vector<std::vector<double>>{{1}});
+  CHECK_THROWS_AS(working_set_sizes(t, 0, 1, false), ConfigError);
+  CHECK_THROWS_AS(working_set_sizes(t, 3, 0, false), ConfigError);
+  // Random traces: the sizes add up to the curve's size_sum; per process, at each position,
+  // the pages among the process's own last T accesses up to it, none outside its lifetime.
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    CAPTURE(seed);
+    const Trace r = random_trace(seed, 60 + seed * 5, 3 + seed % 15, 2 + seed % 3, seed % 3 == 0);
+    for (const std::uint64_t window : {1U, 2U, 5U, 17U, 1000U}) {
+      CAPTURE(window);
+      const auto sizes = working_set_sizes(r, window, 1, false);
+      double sum = 0;
+      for (const double x : sizes[0]) sum += x;
+      CHECK(sum == static_cast<double>(working_set_curve(r, {window})[0].size_sum));
+      const auto each = working_set_sizes(r, window, 1, true);
+      REQUIRE(each.size() == r.num_procs());
+      for (ProcId q = 0; q < r.num_procs(); ++q) {
+        std::vector<PageId> own;  // process q's pages so far
+        std::size_t last = 0;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+          if (r.page_proc(r.page(i)) == q) last = i;
+        }
+        for (std::size_t i = 0; i < r.size(); ++i) {
+          if (r.page_proc(r.page(i)) == q) own.push_back(r.page(i));
+          const std::size_t from = own.size() > window ? own.size() - window : 0;
+          const std::set<PageId> w(own.begin() + static_cast<std::ptrdiff_t>(from), own.end());
+          CHECK(each[q][i] == (i > last ? 0.0 : static_cast<double>(w.size())));
+        }
+      }
+      // Blocks of 7: the means of the sizes.
+      const auto blocks = working_set_sizes(r, window, 7, true);
+      for (ProcId q = 0; q < r.num_procs(); ++q) {
+        for (std::size_t b = 0; b < blocks[q].size(); ++b) {
+          double block = 0;
+          const std::size_t end = std::min(r.size(), 7 * b + 7);
+          for (std::size_t i = 7 * b; i < end; ++i) block += each[q][i];
+          CHECK(blocks[q][b] == doctest::Approx(block / static_cast<double>(end - 7 * b)));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("page-fault-frequency curve, hand-traced: 1 2 3 1 1 1 4 1 5 2") {
   // Faults at #0 1, #1 2, #2 3 (each within 1 of the last: the set grows to {1 2 3}); #6 4
   // comes 4 after #2: for T < 4 the set shrinks to the pages used from #2 on, {1 3} (2 was

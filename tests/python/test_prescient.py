@@ -332,6 +332,44 @@ def test_working_set_curve_against_a_sliding_window(qtrace):
             pagesim.mrc.working_set(qtrace, **bad)
 
 
+def test_working_set_sizes_over_the_trace():
+    # Three processes' pages, each its own: per access, the system's |W(t, T)| from a sliding
+    # window, and each process's from its own last T accesses (none after its last access).
+    rng = np.random.default_rng(3)
+    pids = np.concatenate([rng.choice([4, 7], size=900), np.full(300, 9)])
+    pages = rng.integers(0, 50, size=1200) + 1000 * pids
+    t = pagesim.Trace.from_arrays(pages, pids=pids)
+    system = pagesim.mrc.working_set_sizes(t, 25, every=1)
+    assert list(system.columns) == ["size"] and system.index.name == "access"
+    held, sizes = [], []
+    for p in pages:
+        held = (held + [p])[-25:]
+        sizes.append(len(set(held)))
+    assert system["size"].tolist() == sizes
+    assert system["size"].mean() == pytest.approx(pagesim.mrc.working_set(t, windows=[25])["mean_size"][0],
+                                                  rel=1e-12)
+    each = pagesim.mrc.working_set_sizes(t, 25, every=1, per_process=True)
+    assert list(each.columns) == [f"size_{pid}" for pid in t.proc_pids]
+    for pid in (4, 7, 9):
+        own, last, want = [], np.flatnonzero(pids == pid)[-1], []
+        for i, p in enumerate(pages):
+            if pids[i] == pid:
+                own = (own + [p])[-25:]
+            want.append(len(set(own)) if i <= last else 0)
+        assert each[f"size_{pid}"].tolist() == want
+    assert (each.loc[900:, ["size_4", "size_7"]] == 0).all().all()  # they have exited
+    # Blocks: the default makes about 1000 rows (here 1 access each); every=100, 12 means.
+    blocks = pagesim.mrc.working_set_sizes(t, 25, every=100)
+    assert blocks.index.tolist() == list(range(0, 1200, 100))
+    assert np.allclose(blocks["size"], system["size"].to_numpy().reshape(12, 100).mean(axis=1))
+    ax = pagesim.mrc.plot_working_set_sizes(each, frames=60)
+    assert ax.get_ylabel() == "working set (pages)"
+    with pytest.raises(pagesim.ConfigError, match="'every' = 0 is out of range"):
+        pagesim.mrc.working_set_sizes(t, 25, every=0)
+    with pytest.raises(pagesim.ConfigError, match="'window' = 0 is out of range"):
+        pagesim.mrc.working_set_sizes(t, 0)
+
+
 def test_working_set_per_process_is_each_process_alone():
     rng = np.random.default_rng(7)
     pids = rng.choice([3, 9, 4], size=3000, p=[0.5, 0.3, 0.2])
@@ -372,6 +410,15 @@ def test_working_set_beats_lru_in_the_same_mean_memory_on_qsbench():
     lru, opt = pagesim.mrc.lru_mrc(q), pagesim.mrc.opt_mrc(q, max_frames=4791)
     assert lru[4791] == 29077 and opt[4791] == 18986
     assert lru[2694] == 42462 and opt[2694] == 30562
+    # Its size through the sort (README): 8192, down to 1753 (access 212,888), up to 6842
+    # (233,818), down to 1790 (576,472), 8108 at the end; 348 of 1001 blocks above 5461.
+    sizes = pagesim.mrc.working_set_sizes(q, 100_000)["size"]
+    assert len(sizes) == 1001 and sizes.max() == 8192 and (sizes > 5461).sum() == 348
+    assert round(sizes.loc[100_000:240_000].min()) == 1753
+    assert sizes.loc[100_000:240_000].idxmin() == 212_888
+    assert (sizes.loc[220_000:300_000].idxmax(), round(sizes.loc[220_000:300_000].max())) == (233_818, 6842)
+    assert (sizes.loc[300_000:590_000].idxmin(), sizes.loc[300_000:590_000].min()) == (576_472, 1790)
+    assert round(sizes.iloc[-1]) == 8108
     # Page-fault frequency: each page faults once, then the whole array stays (mean 8136).
     pff = pagesim.mrc.pff(q, thresholds=[1, 1000, 100_000])
     assert pff["faults"].tolist() == [8192] * 3 and set(pff["mean_size"].round()) == {8136}

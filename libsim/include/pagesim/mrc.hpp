@@ -99,6 +99,17 @@ std::vector<WorkingSetPoint> working_set_curve(const Trace& trace,
 std::vector<std::vector<WorkingSetPoint>> working_set_curves_per_process(
     const Trace& trace, std::vector<std::uint64_t> windows);
 
+// The working set's size over the trace: |W(t, T)| for each access t, as the mean of each
+// block of `every` accesses (the last block may be shorter), so a trace's phases show: how
+// much memory the program needs, and when. Whole trace (one series, the trace's time) or per
+// process (a series each, indexed by process): at trace position t, process q's working set
+// is the set of pages among its own last T accesses up to t (its virtual time, as in
+// working_set_curves_per_process: it stays as it is while others run), and empty before its
+// first access and after its last (it has exited). Their sum is what all processes need at
+// once. O(N + blocks x processes); every >= 1 and window >= 1, else ConfigError.
+std::vector<std::vector<double>> working_set_sizes(const Trace& trace, std::uint64_t window,
+                                                   std::uint64_t every, bool per_process);
+
 // Chu and Opderbeck's page-fault-frequency policy ("The page fault frequency replacement
 // algorithm", AFIPS FJCC 1972), the working set's variable-space rival, as Denning states it
 // ("Working sets past and present", IEEE TSE 1980): memory grows at each fault; when a fault
