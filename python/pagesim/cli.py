@@ -489,12 +489,37 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    if args.working_set is not None and args.working_set < 1:
+        raise pagesim.ConfigError(f"--working-set must be >= 1 (a number of accesses), got "
+                                  f"{args.working_set}")
     # The format read is reported by the read itself: the file is opened once (a pipe).
     trace, fmt = _core.load_detected(args.trace, format=args.format, page_size=args.page_size,
                                      page_numbers=args.page_numbers, instructions=args.instructions,
                                      pid=args.pid)
-    _print_info(_head(args, trace), f"{args.trace} ({fmt})")
+    trace = _head(args, trace)
+    _print_info(trace, f"{args.trace} ({fmt})")
+    if args.working_set is not None:
+        _print_working_set(trace, args.working_set)
     return 0
+
+
+def _print_working_set(trace: "pagesim.Trace", window: int) -> None:
+    """Denning's working set with window `window`: its mean and peak size, and with several
+    processes each one's (in its own time) and all of them at once."""
+    from . import mrc
+    sizes = mrc.working_set_sizes(trace, window)
+    every = sizes.index[1] if len(sizes) > 1 else len(trace)
+    mean = mrc.working_set(trace, windows=[window])["mean_size"][0]
+    print(f"working set  T = {window} accesses: mean {mean:.1f} pages, peak {sizes['size'].max():.1f} "
+          f"(the most of the means of {every} accesses)")
+    if trace.num_procs < 2:
+        return
+    each = mrc.working_set_sizes(trace, window, per_process=True)
+    means = mrc.working_set(trace, windows=[window], per_process=True)["mean_size"]
+    print(f"  each process in its own time; all at once: peak {each.sum(axis=1).max():.1f} pages")
+    print(f"  {'pid':>8} {'mean':>10} {'peak':>10}")
+    for pid, column, m in zip(trace.proc_pids, each.columns, means):
+        print(f"  {pid:>8} {m:>10.1f} {each[column].max():>10.1f}")
 
 
 def _add_read_options(p: argparse.ArgumentParser) -> None:
@@ -646,6 +671,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     info = sub.add_parser("info", help="print a trace's accesses, footprint, write share, processes")
     info.add_argument("trace", help="trace file")
+    info.add_argument("--working-set", type=int, metavar="T",
+                      help="also Denning's working set with a window of T accesses: its mean and "
+                           "peak size, per process too (pagesim.mrc.working_set_sizes)")
     _add_read_options(info)
     info.set_defaults(func=cmd_info)
     for command in sub.choices.values():

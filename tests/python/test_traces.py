@@ -133,6 +133,19 @@ def test_cli_gen_info_convert(tmp_path):
     cli("gen", "qsbench", "-m", "1", "-p", "2", "-s", "5", "-o", str(out))
     info = cli("info", str(out)).stdout
     assert "accesses" in info and "footprint  512 pages, 2.0 MiB" in info and "processes  2" in info
+    # --working-set: the figures of pagesim.mrc's functions (tested on their own).
+    lines = cli("info", str(out), "--working-set", "1000").stdout.splitlines()
+    trace = pagesim.load(out)
+    sizes = pagesim.mrc.working_set_sizes(trace, 1000)
+    mean = pagesim.mrc.working_set(trace, windows=[1000])["mean_size"][0]
+    at = lines.index(f"working set  T = 1000 accesses: mean {mean:.1f} pages, peak "
+                     f"{sizes['size'].max():.1f} (the most of the means of {sizes.index[1]} accesses)")
+    each = pagesim.mrc.working_set_sizes(trace, 1000, per_process=True)
+    assert lines[at + 1] == f"  each process in its own time; all at once: peak {each.sum(axis=1).max():.1f} pages"
+    assert lines[at + 3].split() == ["1", f"{pagesim.mrc.working_set(trace, windows=[1000], per_process=True)['mean_size'][0]:.1f}",
+                                     f"{each['size_1'].max():.1f}"]
+    r = cli("info", str(out), "--working-set", "0", check=False)
+    assert r.returncode == 2 and "--working-set must be >= 1" in r.stderr
     csv = tmp_path / "q.csv"
     cli("convert", str(out), str(csv))
     assert same(pagesim.load(csv), pagesim.load(out))
