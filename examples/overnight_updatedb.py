@@ -28,7 +28,7 @@ EDITOR_PAGES, FILE_PAGES, FRAMES = 3000, 60000, 8000
 POLICIES = ("lru", "fifo", "clock", "random", "rmap_aging", "linux24_vscan", "linux24_mq",
             "active_inactive",
             "freebsd", "mglru", "two_q", "arc", "car", "clock_pro", "lirs", "s3fifo", "lru_k",
-            "sieve", "wsclock", "lfu", "lrfu")
+            "sieve", "wsclock", "lfu", "lrfu", "gclock")
 
 
 def overnight_trace() -> pagesim.Trace:

@@ -256,6 +256,7 @@ naive_models() {
       {"wsclock", [](const Trace& t) { return std::make_unique<NaiveWsClock>(t, 1000); }},
       {"lrfu", [](const Trace&) { return std::make_unique<NaiveLrfu>(0.001); }},
       {"lfu", [](const Trace&) { return std::make_unique<NaiveLrfu>(0.0); }},
+      {"gclock", [](const Trace&) { return std::make_unique<NaiveGClock>(5); }},
   };
 }
 

@@ -410,6 +410,63 @@ struct NaiveWsClock : NaivePolicy {
   }
 };
 
+// GCLOCK as PostgreSQL's buffer manager runs it: a circle of frames (a vector, the hand an
+// index), a use count per page: +1 per use up to `max`, 1 for a page faulted in; the hand
+// takes the first page of count 0, decrementing the others it passes. Frames as the policies'
+// FrameCircle gives them: a faulted page takes the frame freed last (the victim's), an exit
+// frees its process's frames in frame order, and a new frame is added only when none is free.
+struct NaiveGClock : NaivePolicy {
+  explicit NaiveGClock(unsigned max_) : max(max_) {}
+  unsigned max;
+  std::vector<PageId> frames;            // kNoPage: free
+  std::vector<std::size_t> free_frames;  // the frame freed last at the back
+  std::size_t exit_batch = 0;            // free_frames from here on: freed by the exit under way
+  std::map<PageId, unsigned> count;
+  std::size_t hand = 0;
+
+  void access(PageId p, bool hit, std::size_t) override {
+    exit_batch = free_frames.size();
+    if (hit) {
+      count[p] = std::min(count[p] + 1, max);
+      return;
+    }
+    count[p] = 1;
+    if (free_frames.empty()) {
+      frames.push_back(p);
+    } else {
+      frames[free_frames.back()] = p;
+      free_frames.pop_back();
+      exit_batch = free_frames.size();
+    }
+  }
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
+    for (;;) {
+      const std::size_t at = hand;
+      hand = (hand + 1) % frames.size();
+      const PageId p = frames[at];
+      if (p == kNoPage) continue;
+      if (count[p] == 0) {
+        frames[at] = kNoPage;
+        free_frames.push_back(at);
+        return p;
+      }
+      --count[p];
+      ++kept_scanned;
+    }
+  }
+  void freed(PageId p) override {
+    const auto it = std::find(frames.begin(), frames.end(), p);
+    if (it == frames.end()) return;  // not resident
+    *it = kNoPage;
+    // This exit's frames go on in frame order, whatever order its pages come in.
+    const auto at = static_cast<std::size_t>(it - frames.begin());
+    free_frames.insert(
+        std::upper_bound(free_frames.begin() + static_cast<std::ptrdiff_t>(exit_batch),
+                         free_frames.end(), at),
+        at);
+  }
+};
+
 // LRFU (Lee et al. 2001) from its definition: a resident page's CRF is the sum of
 // (1/2)^(lambda (now - t)) over its references t since it came in (time: the access index,
 // now the faulting access's); the victim has the least, ties to the least recently

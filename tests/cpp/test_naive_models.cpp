@@ -132,6 +132,32 @@ TEST_CASE("lrfu counts like the naive LRFU model at every decay, and like lru at
   }
 }
 
+// GCLOCK at caps 1 (CLOCK) to 255, with and without exits; at 1 it is clock itself.
+TEST_CASE("gclock counts like the naive GCLOCK model at every cap, and like clock at 1") {
+  for (const std::int64_t max : {1, 2, 3, 5, 255}) {
+    CAPTURE(max);
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+      const bool exits = seed % 3 == 0;
+      const Trace t =
+          exits ? testing::staggered_trace(seed, 30 + seed % 150, 3 + seed % 12, 2 + seed % 2,
+                                           seed % 2 == 0)
+                : random_trace(seed, 30 + seed % 150, 3 + seed % 14, 1 + seed % 3, seed % 2 == 0);
+      const std::size_t frames = 1 + seed % 7;
+      CAPTURE(seed);
+      CAPTURE(frames);
+      NaiveGClock naive(static_cast<unsigned>(max));
+      const Counters want = naive_run(t, frames, naive, exits);
+      Params params{{"page_cluster", std::int64_t{0}},
+                    {"schedule", std::string("static")},
+                    {"free_on_exit", exits}};
+      Params gclock = params;
+      gclock.set("max_count", max);
+      REQUIRE(run(t, "gclock", static_cast<std::int64_t>(frames), gclock) == want);
+      if (max == 1) REQUIRE(run(t, "clock", static_cast<std::int64_t>(frames), params) == want);
+    }
+  }
+}
+
 // LRU keeps recency as stamps in a bounded bitmap (about 4 x max(frames, 1024) stamps) and
 // renumbers them when they run out; these traces (40,000 accesses, at most 4,096 stamps) run
 // out of stamps many times over.

@@ -404,6 +404,27 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
         std::vector<std::uint64_t>{0, 0, 0, 2});
 }
 
+TEST_CASE("gclock: hand trace 1 2 3 1 1 4 5 2 at 3 frames, max_count 2 and 1 (clock)") {
+  // Frames f0 f1 f2, counts in brackets, the hand at ^. 1 2 3 fault in with count 1: [1:1]^
+  // [2:1] [3:1]. 1 hits twice: 2, then still 2 (the cap). 4: the hand passes 1 (2->1), 2
+  // (1->0), 3 (1->0), 1 (1->0) and takes 2 in f1 (4 passes); 4 takes f1 with count 1, the
+  // hand at f2. 5: 3 has 0: victim; the hand at f0. 2: 1 has 0: victim.
+  // max_count 1 (CLOCK): 4 passes 1, 2, 3 (1->0 each) and takes 1; 5 takes 2, 2 takes 3.
+  const std::vector<std::uint64_t> seq = {1, 2, 3, 1, 1, 4, 5, 2};
+  const std::vector<bool> reads(seq.size(), false);
+  using V = std::vector<std::uint64_t>;
+  CHECK(victims(seq, reads, "gclock", 3, {{"max_count", std::int64_t{2}}}) ==
+        V{0, 0, 0, 0, 0, 2, 3, 1});
+  CHECK(victims(seq, reads, "gclock", 3, {{"max_count", std::int64_t{1}}}) ==
+        V{0, 0, 0, 0, 0, 1, 2, 3});
+  CHECK(victims(seq, reads, "clock", 3, {}) == V{0, 0, 0, 0, 0, 1, 2, 3});
+  const Counters c = run(pages_trace(seq), "gclock", 3, {{"max_count", std::int64_t{2}}});
+  CHECK(c.faults == 6);
+  CHECK(c.pages_scanned == 4 + 3);  // the passes, and the victims
+  CHECK_THROWS_AS(run(pages_trace(seq), "gclock", 3, {{"max_count", std::int64_t{0}}}),
+                  ConfigError);
+}
+
 TEST_CASE("lfu and lrfu: hand trace 1 1 2 3 2 4 1 5 at 3 frames, against lru") {
   // #5 (4) finds 1 (refs #0 #1), 2 (#2 #4), 3 (#3) resident. CRF at #5 = sum of
   // 2^(-decay x (5 - t)) over the page's references t:

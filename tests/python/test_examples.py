@@ -120,6 +120,12 @@ def test_overnight_table_is_consistent():
     # used 8000 accesses before weighs 2^-8 x 1.14, less than updatedb's oldest page (2^-5)":
     # the editor's page 0, used first in the day's last pass, is the night's first victim.
     assert "lfu" in kept and by_policy["lrfu"][1:] == by_policy["lru"][1:]
+    # "So does gclock ...: the night's 58,000 evictions make the hand pass 70,000 pages
+    # (128,000 scanned with the victims)".
+    assert by_policy["gclock"][1:] == by_policy["lru"][1:]
+    r = pagesim.simulate(overnight.overnight_trace(), "gclock", frames=overnight.FRAMES,
+                         device="hdd-2002", schedule="static", interval_ns=0)
+    assert (r["evictions"], r["pages_scanned"]) == (58_000, 128_000)
     first = pagesim.simulate(prefix, "lrfu", frames=overnight.FRAMES, page_stats=True).page_stats()
     assert first[first["evictions"] > 0][["pid", "vpn"]].values.tolist() == [[overnight.EDITOR, 0]]
 
