@@ -105,30 +105,40 @@ TEST_CASE("lru_k counts like the naive LRU-K model with k, correlated_period and
   CHECK(checked == 3 * 4 * 4 * 60);
 }
 
+// 300 small cases for a policy with a parameter: random traces, and every third one with
+// processes that exit (free_on_exit). `check(trace, frames, naive_run's counts of `naive`,
+// the textbook settings of the case)` compares the policy's run with them.
+template <class Naive, class Check>
+void against_naive(const Naive& model, Check check) {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    const bool exits = seed % 3 == 0;
+    const Trace t =
+        exits ? testing::staggered_trace(seed, 30 + seed % 150, 3 + seed % 12, 2 + seed % 2,
+                                         seed % 2 == 0)
+              : random_trace(seed, 30 + seed % 150, 3 + seed % 14, 1 + seed % 3, seed % 2 == 0);
+    const std::size_t frames = 1 + seed % 7;
+    CAPTURE(seed);
+    CAPTURE(frames);
+    Naive naive = model;
+    const Params params{{"page_cluster", std::int64_t{0}},
+                        {"schedule", std::string("static")},
+                        {"free_on_exit", exits}};
+    check(t, static_cast<std::int64_t>(frames), naive_run(t, frames, naive, exits), params);
+  }
+}
+
 // LRFU at decays from LFU (0) to LRU (1), with and without exits; at 1 it is LRU itself.
 TEST_CASE("lrfu counts like the naive LRFU model at every decay, and like lru at decay 1") {
   for (const double decay : {0.0, 0.01, 0.1, 0.25, 0.5, 0.9, 1.0}) {
     CAPTURE(decay);
-    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-      const bool exits = seed % 3 == 0;
-      const Trace t =
-          exits ? testing::staggered_trace(seed, 30 + seed % 150, 3 + seed % 12, 2 + seed % 2,
-                                           seed % 2 == 0)
-                : random_trace(seed, 30 + seed % 150, 3 + seed % 14, 1 + seed % 3, seed % 2 == 0);
-      const std::size_t frames = 1 + seed % 7;
-      CAPTURE(seed);
-      CAPTURE(frames);
-      NaiveLrfu naive(decay);
-      const Counters want = naive_run(t, frames, naive, exits);
-      Params params{{"page_cluster", std::int64_t{0}},
-                    {"schedule", std::string("static")},
-                    {"free_on_exit", exits}};
+    against_naive(NaiveLrfu(decay), [&](const Trace& t, std::int64_t frames, const Counters& want,
+                                        const Params& params) {
       Params lrfu = params;
       lrfu.set("decay", decay);
-      REQUIRE(run(t, "lrfu", static_cast<std::int64_t>(frames), lrfu) == want);
-      if (decay == 0.0) REQUIRE(run(t, "lfu", static_cast<std::int64_t>(frames), params) == want);
-      if (decay == 1.0) REQUIRE(run(t, "lru", static_cast<std::int64_t>(frames), params) == want);
-    }
+      REQUIRE(run(t, "lrfu", frames, lrfu) == want);
+      if (decay == 0.0) REQUIRE(run(t, "lfu", frames, params) == want);
+      if (decay == 1.0) REQUIRE(run(t, "lru", frames, params) == want);
+    });
   }
 }
 
@@ -136,25 +146,14 @@ TEST_CASE("lrfu counts like the naive LRFU model at every decay, and like lru at
 TEST_CASE("gclock counts like the naive GCLOCK model at every cap, and like clock at 1") {
   for (const std::int64_t max : {1, 2, 3, 5, 255}) {
     CAPTURE(max);
-    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
-      const bool exits = seed % 3 == 0;
-      const Trace t =
-          exits ? testing::staggered_trace(seed, 30 + seed % 150, 3 + seed % 12, 2 + seed % 2,
-                                           seed % 2 == 0)
-                : random_trace(seed, 30 + seed % 150, 3 + seed % 14, 1 + seed % 3, seed % 2 == 0);
-      const std::size_t frames = 1 + seed % 7;
-      CAPTURE(seed);
-      CAPTURE(frames);
-      NaiveGClock naive(static_cast<unsigned>(max));
-      const Counters want = naive_run(t, frames, naive, exits);
-      Params params{{"page_cluster", std::int64_t{0}},
-                    {"schedule", std::string("static")},
-                    {"free_on_exit", exits}};
-      Params gclock = params;
-      gclock.set("max_count", max);
-      REQUIRE(run(t, "gclock", static_cast<std::int64_t>(frames), gclock) == want);
-      if (max == 1) REQUIRE(run(t, "clock", static_cast<std::int64_t>(frames), params) == want);
-    }
+    against_naive(
+        NaiveGClock(static_cast<unsigned>(max)),
+        [&](const Trace& t, std::int64_t frames, const Counters& want, const Params& params) {
+          Params gclock = params;
+          gclock.set("max_count", max);
+          REQUIRE(run(t, "gclock", frames, gclock) == want);
+          if (max == 1) REQUIRE(run(t, "clock", frames, params) == want);
+        });
   }
 }
 
