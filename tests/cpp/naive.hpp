@@ -257,6 +257,7 @@ naive_models() {
       {"lrfu", [](const Trace&) { return std::make_unique<NaiveLrfu>(0.001); }},
       {"lfu", [](const Trace&) { return std::make_unique<NaiveLrfu>(0.0); }},
       {"gclock", [](const Trace&) { return std::make_unique<NaiveGClock>(5); }},
+      {"two_handed_clock", [](const Trace&) { return std::make_unique<NaiveTwoHandedClock>(0); }},
   };
 }
 

@@ -410,51 +410,31 @@ struct NaiveWsClock : NaivePolicy {
   }
 };
 
-// GCLOCK as PostgreSQL's buffer manager runs it: a circle of frames (a vector, the hand an
-// index), a use count per page: +1 per use up to `max`, 1 for a page faulted in; the hand
-// takes the first page of count 0, decrementing the others it passes. Frames as the policies'
-// FrameCircle gives them: a faulted page takes the frame freed last (the victim's), an exit
-// frees its process's frames in frame order, and a new frame is added only when none is free.
-struct NaiveGClock : NaivePolicy {
-  explicit NaiveGClock(unsigned max_) : max(max_) {}
-  unsigned max;
+// Frames as the policies' FrameCircle gives them: a faulted page takes the frame freed last
+// (the victim's), an exit frees its process's frames in frame order, and a new frame is added
+// only when none is free. `placed` and `freed` are called as the model's own are.
+struct NaiveFrames {
   std::vector<PageId> frames;            // kNoPage: free
   std::vector<std::size_t> free_frames;  // the frame freed last at the back
   std::size_t exit_batch = 0;            // free_frames from here on: freed by the exit under way
-  std::map<PageId, unsigned> count;
-  std::size_t hand = 0;
 
-  void access(PageId p, bool hit, std::size_t) override {
-    exit_batch = free_frames.size();
-    if (hit) {
-      count[p] = std::min(count[p] + 1, max);
-      return;
-    }
-    count[p] = 1;
+  void accessed() { exit_batch = free_frames.size(); }
+  void place(PageId p) {
     if (free_frames.empty()) {
       frames.push_back(p);
-    } else {
-      frames[free_frames.back()] = p;
-      free_frames.pop_back();
-      exit_batch = free_frames.size();
+      return;
     }
+    frames[free_frames.back()] = p;
+    free_frames.pop_back();
+    exit_batch = free_frames.size();
   }
-  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
-    for (;;) {
-      const std::size_t at = hand;
-      hand = (hand + 1) % frames.size();
-      const PageId p = frames[at];
-      if (p == kNoPage) continue;
-      if (count[p] == 0) {
-        frames[at] = kNoPage;
-        free_frames.push_back(at);
-        return p;
-      }
-      --count[p];
-      ++kept_scanned;
-    }
+  PageId take(std::size_t at) {
+    const PageId p = frames[at];
+    frames[at] = kNoPage;
+    free_frames.push_back(at);
+    return p;
   }
-  void freed(PageId p) override {
+  void free(PageId p) {
     const auto it = std::find(frames.begin(), frames.end(), p);
     if (it == frames.end()) return;  // not resident
     *it = kNoPage;
@@ -464,6 +444,83 @@ struct NaiveGClock : NaivePolicy {
         std::upper_bound(free_frames.begin() + static_cast<std::ptrdiff_t>(exit_batch),
                          free_frames.end(), at),
         at);
+  }
+};
+
+// GCLOCK as PostgreSQL's buffer manager runs it: a circle of frames (NaiveFrames, the hand an
+// index), a use count per page: +1 per use up to `max`, 1 for a page faulted in; the hand
+// takes the first page of count 0, decrementing the others it passes.
+struct NaiveGClock : NaivePolicy {
+  explicit NaiveGClock(unsigned max_) : max(max_) {}
+  unsigned max;
+  NaiveFrames f;
+  std::map<PageId, unsigned> count;
+  std::size_t hand = 0;
+
+  void access(PageId p, bool hit, std::size_t) override {
+    f.accessed();
+    if (hit) {
+      count[p] = std::min(count[p] + 1, max);
+      return;
+    }
+    count[p] = 1;
+    f.place(p);
+  }
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
+    for (;;) {
+      const std::size_t at = hand;
+      hand = (hand + 1) % f.frames.size();
+      const PageId p = f.frames[at];
+      if (p == kNoPage) continue;
+      if (count[p] == 0) return f.take(at);
+      --count[p];
+      ++kept_scanned;
+    }
+  }
+  void freed(PageId p) override { f.free(p); }
+};
+
+// The two-handed clock as Solaris 7's pageout_scanner and checkpage run it, on NaiveFrames:
+// referenced bits (set by each access), the back hand at frame 0 and the front one the hand
+// spread ahead (`given`, or min(frames / 2, 16384); below the frames); the checks alternate
+// front, back, front, ... from where the last reclaim stopped. The front one clears a
+// referenced page's bit; either frees an unreferenced page. (Victims are asked for only once
+// every frame holds a page: the frames are as many as the policy's circle.)
+struct NaiveTwoHandedClock : NaivePolicy {
+  explicit NaiveTwoHandedClock(std::size_t given_) : given(given_) {}
+  std::size_t given;  // 0: the default
+  NaiveFrames f;
+  std::map<PageId, bool> referenced;
+  std::size_t front = 0, back = 0;
+  bool front_next = true;
+
+  void start(std::size_t frames) override {
+    const std::size_t spread = given != 0 ? given : std::min<std::size_t>(frames / 2, 16384);
+    front = frames > 0 && spread >= frames ? frames - 1 : spread;
+  }
+  void access(PageId p, bool hit, std::size_t) override {
+    f.accessed();
+    referenced[p] = true;
+    if (!hit) f.place(p);
+  }
+  PageId victim(const std::vector<PageId>&, const std::vector<bool>&) override {
+    for (;;) {
+      const bool is_front = front_next;
+      std::size_t& hand = is_front ? front : back;
+      const std::size_t at = hand;
+      hand = (hand + 1) % f.frames.size();
+      front_next = !is_front;
+      const PageId p = f.frames[at];
+      if (p == kNoPage) continue;
+      if (!referenced[p]) return f.take(at);
+      if (is_front) referenced[p] = false;
+      ++kept_scanned;
+    }
+  }
+  void evicted(PageId v) override { referenced[v] = false; }
+  void freed(PageId p) override {
+    f.free(p);
+    referenced[p] = false;
   }
 };
 

@@ -157,6 +157,21 @@ TEST_CASE("gclock counts like the naive GCLOCK model at every cap, and like cloc
   }
 }
 
+// The two-handed clock at hand spreads from 1 to past the frames (kept below them), and the
+// default (half the frames), with and without exits.
+TEST_CASE("two_handed_clock counts like the naive model at every hand spread") {
+  for (const std::int64_t spread : {0, 1, 2, 3, 100}) {
+    CAPTURE(spread);
+    against_naive(
+        NaiveTwoHandedClock(static_cast<std::size_t>(spread)),
+        [&](const Trace& t, std::int64_t frames, const Counters& want, const Params& params) {
+          Params given = params;
+          if (spread != 0) given.set("handspread", spread);
+          REQUIRE(run(t, "two_handed_clock", frames, given) == want);
+        });
+  }
+}
+
 // LRU keeps recency as stamps in a bounded bitmap (about 4 x max(frames, 1024) stamps) and
 // renumbers them when they run out; these traces (40,000 accesses, at most 4,096 stamps) run
 // out of stamps many times over.

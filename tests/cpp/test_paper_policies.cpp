@@ -425,6 +425,28 @@ TEST_CASE("gclock: hand trace 1 2 3 1 1 4 5 2 at 3 frames, max_count 2 and 1 (cl
                   ConfigError);
 }
 
+TEST_CASE("two_handed_clock: hand trace 1 2 3 4 5 1 6 2 7 at 4 frames, against clock") {
+  // Frames f0-f3 hold 1 2 3 4, each referenced ('); the hand spread is 4 / 2 = 2: back at f0,
+  // front at f2. The checks go F B F B ...:
+  //   5: F f2 3' clears; B f0 1' keeps; F f3 4' clears; B f1 2' keeps; F f0 1' clears; B f2
+  //      3 frees: 3 (5 kept). 5' takes f2.
+  //   1 hits (1').  6: F f1 2' clears; B f3 4 frees: 4 (1 kept). 6' takes f3.  2 hits (2').
+  //   7: F f2 5' clears; B f0 1' keeps; F f3 6' clears; B f1 2' keeps; F f0 1' clears; B f2 5
+  //      frees: 5 (5 kept).
+  // 7 faults; scanned: 11 kept and 3 victims. CLOCK (one hand from f0) clears all four bits and
+  // takes 1, then 2, 3, 4 (each faulting again), then 5: 9 faults.
+  const std::vector<std::uint64_t> seq = {1, 2, 3, 4, 5, 1, 6, 2, 7};
+  const std::vector<bool> reads(seq.size(), false);
+  using V = std::vector<std::uint64_t>;
+  CHECK(victims(seq, reads, "two_handed_clock", 4, {}) == V{0, 0, 0, 0, 3, 0, 4, 0, 5});
+  CHECK(victims(seq, reads, "clock", 4, {}) == V{0, 0, 0, 0, 1, 2, 3, 4, 5});
+  const Counters c = run(pages_trace(seq), "two_handed_clock", 4, {});
+  CHECK(c.faults == 7);
+  CHECK(c.pages_scanned == 11 + 3);
+  CHECK_THROWS_AS(run(pages_trace(seq), "two_handed_clock", 4, {{"handspread", std::int64_t{0}}}),
+                  ConfigError);
+}
+
 TEST_CASE("lfu and lrfu: hand trace 1 1 2 3 2 4 1 5 at 3 frames, against lru") {
   // #5 (4) finds 1 (refs #0 #1), 2 (#2 #4), 3 (#3) resident. CRF at #5 = sum of
   // 2^(-decay x (5 - t)) over the page's references t:
