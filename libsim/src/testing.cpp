@@ -566,8 +566,22 @@ std::vector<KnownAnswer> known_answers() {
         {"lru", {{"faults", 10}}},
         {"belady", {{"faults", 7}}},
         {"clock", {{"faults", 9}}},
-        {"lfu", {{"faults", 10}}}},
+        {"lfu", {{"faults", 10}}},
+        {"gclock", {{"faults", 9}}},
+        {"two_handed_clock", {{"faults", 10}}}},
        textbook()});
+  // GCLOCK (cap 5) at 3 frames: 4 passes 1 2 3 (1 -> 0) and takes 1; 1 takes 2, 2 takes 3, 5
+  // passes 4 1 2 and takes 4; 1 2 hit (count 1); 3 passes 1 2 5 and takes 1, 4 takes 2: 9
+  // faults, as clock (no count passes 1 here). At 4 frames 1 2 hit (count 2); 5 passes 1 2
+  // (2 -> 1) 3 4 (1 -> 0) 1 2 (1 -> 0) and takes 3, 1 2 hit, 3 takes 4, 4 passes 1 2 5 3 and
+  // takes 1, 5 hits: 7 faults.
+  // Two-handed clock (handspread 1 at 3 frames, 2 at 4; F = front hand, B = back hand): at 3
+  // frames 4: F clears 2, B keeps 1, F clears 3, B frees 2; 1 hits; 2: F clears 1, B frees 3;
+  // 5: F clears 4, B frees 1; 1: F clears 2, B frees 4; 2 hits; 3: F clears 5, B keeps 2, F
+  // clears 1, B frees 5; 4: F clears 2, B frees 1; 5: F clears 3, B frees 2: 10 faults. At 4
+  // frames 1 2 hit; 5: F clears 3, B keeps 1, F clears 4, B keeps 2, F clears 1, B frees 3;
+  // 1 2 hit; 3: F clears 2, B frees 4; 4: F clears 5, B keeps 1, F clears 3, B frees 2; 5
+  // hits: 7 faults.
   // LFU (ties to LRU; a count starts over at each fault): at 3 frames every page has count 1
   // until 1 and 2 hit at #7, #8, so it evicts as LRU does until then: 1 2 3 4* 1* 2* 5*
   // (evicting 1 2 3 4), 1 2 hit, 3* evicts 5, 4* evicts 3, 5* evicts 4: 10 faults. At 4
@@ -581,12 +595,16 @@ std::vector<KnownAnswer> known_answers() {
                   {"lru", {{"faults", 8}}},
                   {"belady", {{"faults", 6}}},
                   {"clock", {{"faults", 10}}},
-                  {"lfu", {{"faults", 8}}}},
+                  {"lfu", {{"faults", 8}}},
+                  {"gclock", {{"faults", 7}}},
+                  {"two_handed_clock", {{"faults", 7}}}},
                  textbook()});
   // Loop of 4 pages, 3 times, 3 frames. LRU/FIFO/CLOCK always evict the page needed next: 12
   // faults. MIN: 1* 2* 3* 4* (evicts 3: next uses 1@4 2@5 3@6) 1 2 3* (evicts 2: 4@7 1@8 2@9)
   // 4 1 2* (evicts 1, never used again) 3 4 -> 6 faults. LFU: every access faults, so every
-  // count is 1 and it evicts as LRU: 12.
+  // count is 1 and it evicts as LRU: 12; so does GCLOCK, as CLOCK. The two-handed clock
+  // (handspread 1) frees the page behind the one its front hand cleared: 4* frees 2 (1 hits),
+  // 2* frees 3, 3* frees 1 (4 hits), 1* frees 2, 2* frees 3, 3* frees 4, 4* frees 1: 10.
   out.push_back({"loop-larger-than-memory",
                  "1 2 3 4 x3 at 3 frames, traced by hand",
                  pages({1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4}, "loop"),
@@ -595,13 +613,18 @@ std::vector<KnownAnswer> known_answers() {
                   {"lru", {{"faults", 12}}},
                   {"clock", {{"faults", 12}}},
                   {"belady", {{"faults", 6}}},
-                  {"lfu", {{"faults", 12}}}},
+                  {"lfu", {{"faults", 12}}},
+                  {"gclock", {{"faults", 12}}},
+                  {"two_handed_clock", {{"faults", 10}}}},
                  textbook()});
   // Hot set 1 2 3 (twice), a one-time scan 10..15, the hot set again; 4 frames. LRU and FIFO:
   // the scan pushes 1 2 3 out (11, 12, 13 evict them), so the hot set faults again: 3 + 6 + 3.
   // CLOCK: every page is referenced when the hand comes, so it behaves as FIFO: 12. MIN
   // evicts the scan pages (never used again) and keeps the hot set: 3 + 6 = 9. So does LFU:
   // the hot pages have count 2, each scan page 1 (11 evicts 10, 12 evicts 11, ...): 9.
+  // GCLOCK: 11 passes 1 2 3 (2 -> 1) 10 (1 -> 0) 1 2 3 (1 -> 0) and takes 10; 12 13 14 then
+  // take 1 2 3: 12. The two-handed clock (handspread 2): 11 frees 3, 12 frees 10, 13 14 free 1
+  // 2, and the hot set faults again: 12.
   out.push_back({"hot-set-plus-scan",
                  "hot 1 2 3 x2, scan 10..15 once, hot again; 4 frames; by hand",
                  pages({1, 2, 3, 1, 2, 3, 10, 11, 12, 13, 14, 15, 1, 2, 3}, "hot-set-plus-scan"),
@@ -610,7 +633,9 @@ std::vector<KnownAnswer> known_answers() {
                   {"lru", {{"faults", 12}}},
                   {"clock", {{"faults", 12}}},
                   {"belady", {{"faults", 9}}},
-                  {"lfu", {{"faults", 9}}}},
+                  {"lfu", {{"faults", 9}}},
+                  {"gclock", {{"faults", 12}}},
+                  {"two_handed_clock", {{"faults", 12}}}},
                  textbook()});
   // W1 R2 R1 R2 at 1 frame: 1 is written, evicted dirty (swap-out), swapped in, evicted clean
   // with its swap copy kept (no write): 1 swap-out, 1 swap-in for any policy. With

@@ -33,7 +33,8 @@ TEST_CASE("kit: known answers of one policy; a name they do not cover is an erro
   };
   CHECK(message("lruu").find("unknown policy 'lruu': did you mean 'lru'?") == 0);
   CHECK(message("sieve") ==
-        "no known answers name policy 'sieve': they cover belady, clock, fifo, lfu, lru (write "
+        "no known answers name policy 'sieve': they cover belady, clock, fifo, gclock, lfu, lru, "
+        "two_handed_clock (write "
         "your own "
         "with expect_at_most or a hand-traced test)");
 }

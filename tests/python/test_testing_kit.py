@@ -89,12 +89,12 @@ def test_check_known_answers_refuses_a_name_they_do_not_cover():
     with pytest.raises(pagesim.ConfigError, match="unknown policy 'lruu': did you mean 'lru'"):
         testing.check_known_answers("lruu")
     with pytest.raises(pagesim.ConfigError, match=r"no known answers name policy 'sieve': they cover "
-                                                  r"belady, clock, fifo, lfu, lru \(write your own"):
+                                                  r"belady, clock, fifo, gclock, lfu, lru, two_handed_clock \(write your own"):
         testing.check_known_answers("sieve")
     pagesim.register_policy("kit_py_lru", PyLru)
     try:
         with pytest.raises(pagesim.ConfigError, match="no known answers name policy 'kit_py_lru': they cover "
-                                                      "belady, clock, fifo, lfu, lru"):
+                                                      "belady, clock, fifo, gclock, lfu, lru, two_handed_clock"):
             testing.check_known_answers("kit_py_lru")
     finally:
         pagesim.unregister_policy("kit_py_lru")
@@ -215,7 +215,7 @@ def test_kit_arguments_the_readme_shows_and_bad_ones():
     with pytest.raises(pagesim.ConfigError, match=r"parameter 'traces' = 0 is out of range"):
         testing.check_conformance(PyLru, traces=0)
     with pytest.raises(pagesim.ConfigError, match="no known answers name policy 'sieve': they cover "
-                                                  r"belady, clock, fifo, lfu, lru \(write your own with assert_at_most"):
+                                                  r"belady, clock, fifo, gclock, lfu, lru, two_handed_clock \(write your own with assert_at_most"):
         testing.check_known_answers("sieve")
     with pytest.raises(pagesim.ConfigError, match="check_known_answers takes a policy name"):
         testing.check_known_answers(None)
