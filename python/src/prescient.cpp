@@ -18,17 +18,23 @@ py::array_t<T> to_numpy(std::vector<T>&& v) {
   return py::array_t<T>({owned->size()}, {sizeof(T)}, owned->data(), free_when_done);
 }
 
-// The curves of `compute(trace, times, per_process)` (one, or one per process) as columns of
-// one row per (curve, point): "proc", the curve's process (0 for the system's), then the
-// fields named in `fields`.
-template <class Point, class Compute>
+// The curve of `system(trace, times)`, or with `per_process` those of `each(trace, times)`, as
+// columns of one row per (curve, point): "proc", the curve's process (0 for the system's),
+// then the fields named in `fields`.
+template <class Point>
 py::dict curve_table(const Trace& trace, std::vector<std::uint64_t> times, bool per_process,
-                     Compute compute,
+                     std::vector<Point> (*system)(const Trace&, std::vector<std::uint64_t>),
+                     std::vector<std::vector<Point>> (*each)(const Trace&,
+                                                             std::vector<std::uint64_t>),
                      std::initializer_list<std::pair<const char*, std::uint64_t Point::*>> fields) {
   std::vector<std::vector<Point>> curves;
   {
     py::gil_scoped_release release;
-    curves = compute(trace, std::move(times), per_process);
+    if (per_process) {
+      curves = each(trace, std::move(times));
+    } else {
+      curves.push_back(system(trace, std::move(times)));
+    }
   }
   std::vector<std::uint64_t> proc;
   std::vector<std::vector<std::uint64_t>> columns(fields.size());
@@ -136,17 +142,13 @@ void register_mrc(py::module_& m) {
   m.def(
       "working_set_curve",
       [](const Trace& trace, std::vector<std::uint64_t> windows, bool per_process) {
-        return curve_table<WorkingSetPoint>(
-            trace, std::move(windows), per_process,
-            [](const Trace& t, std::vector<std::uint64_t> w, bool each) {
-              if (each) return working_set_curves_per_process(t, std::move(w));
-              return std::vector<std::vector<WorkingSetPoint>>{working_set_curve(t, std::move(w))};
-            },
-            {{"window", &WorkingSetPoint::window},
-             {"faults", &WorkingSetPoint::faults},
-             {"size_sum", &WorkingSetPoint::size_sum},
-             {"accesses", &WorkingSetPoint::accesses},
-             {"vmin_size_sum", &WorkingSetPoint::vmin_size_sum}});
+        return curve_table<WorkingSetPoint>(trace, std::move(windows), per_process,
+                                            &working_set_curve, &working_set_curves_per_process,
+                                            {{"window", &WorkingSetPoint::window},
+                                             {"faults", &WorkingSetPoint::faults},
+                                             {"size_sum", &WorkingSetPoint::size_sum},
+                                             {"accesses", &WorkingSetPoint::accesses},
+                                             {"vmin_size_sum", &WorkingSetPoint::vmin_size_sum}});
       },
       py::arg("trace"), py::arg("windows"), py::arg("per_process"));
   m.def(
@@ -170,16 +172,12 @@ void register_mrc(py::module_& m) {
   m.def(
       "pff_curve",
       [](const Trace& trace, std::vector<std::uint64_t> thresholds, bool per_process) {
-        return curve_table<PffPoint>(
-            trace, std::move(thresholds), per_process,
-            [](const Trace& t, std::vector<std::uint64_t> w, bool each) {
-              if (each) return pff_curves_per_process(t, std::move(w));
-              return std::vector<std::vector<PffPoint>>{pff_curve(t, std::move(w))};
-            },
-            {{"threshold", &PffPoint::threshold},
-             {"faults", &PffPoint::faults},
-             {"size_sum", &PffPoint::size_sum},
-             {"accesses", &PffPoint::accesses}});
+        return curve_table<PffPoint>(trace, std::move(thresholds), per_process, &pff_curve,
+                                     &pff_curves_per_process,
+                                     {{"threshold", &PffPoint::threshold},
+                                      {"faults", &PffPoint::faults},
+                                      {"size_sum", &PffPoint::size_sum},
+                                      {"accesses", &PffPoint::accesses}});
       },
       py::arg("trace"), py::arg("thresholds"), py::arg("per_process"));
 }

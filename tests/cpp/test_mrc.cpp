@@ -89,6 +89,15 @@ TEST_CASE("SHARDS: rate 1 and a sample holding every page are exact; rate 0.1 is
   CHECK_THROWS_AS(shards_fixed_size_mrc(t, 0), ConfigError);
 }
 
+// Process q's pages, in the order of its accesses: its accesses alone, for pages_trace.
+std::vector<std::uint64_t> pages_of(const Trace& t, ProcId q) {
+  std::vector<std::uint64_t> own;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t.page_proc(t.page(i)) == q) own.push_back(t.page(i));
+  }
+  return own;
+}
+
 // The working-set policy literally: W(t, T) as the set of pages among accesses t - T + 1 to t,
 // rebuilt at every t; a fault when the page is not among accesses t - T to t - 1.
 WorkingSetPoint naive_working_set(const Trace& t, std::uint64_t window) {
@@ -307,10 +316,7 @@ TEST_CASE("the page-fault-frequency curve equals the policy run literally, alone
     REQUIRE(curves.size() == t.num_procs());
     for (ProcId q = 0; q < t.num_procs(); ++q) {
       CAPTURE(q);
-      std::vector<std::uint64_t> own;  // process q's pages, in its accesses' order
-      for (std::size_t i = 0; i < t.size(); ++i) {
-        if (t.page_proc(t.page(i)) == q) own.push_back(t.page(i));
-      }
+      const std::vector<std::uint64_t> own = pages_of(t, q);
       const Trace alone = pages_trace(own);
       for (const PffPoint& p : curves[q]) {
         CAPTURE(p.threshold);
@@ -333,10 +339,7 @@ TEST_CASE("each process's working set in its own time is the working set of its 
     std::uint64_t accesses = 0;
     for (ProcId q = 0; q < t.num_procs(); ++q) {
       CAPTURE(q);
-      std::vector<std::uint64_t> own;  // process q's pages, in its accesses' order
-      for (std::size_t i = 0; i < t.size(); ++i) {
-        if (t.page_proc(t.page(i)) == q) own.push_back(t.page(i));
-      }
+      const std::vector<std::uint64_t> own = pages_of(t, q);
       const auto want = working_set_curve(pages_trace(own), windows);
       REQUIRE(curves[q].size() == want.size());
       for (std::size_t k = 0; k < want.size(); ++k) {
