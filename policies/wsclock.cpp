@@ -9,7 +9,7 @@
 //                          if referenced(p): clear it, last_use(p) = vt(owner of p)
 //                          else if vt(owner) - last_use(p) > tau:      (outside the working set)
 //                            if clean(p): victim = p, stop
-//                            else: schedule the write of p             (it is clean after it)
+//                            else: schedule the write of p             (clean from then on)
 //                          if the hand is back where it started:
 //                            a write was scheduled: go on (the next lap finds the page clean)
 //                            none: every page is in a working set: victim = the first clean
@@ -24,13 +24,12 @@
 // every fault's hand goes round the whole circle, and a replay costs O(frames) per fault.
 //
 // Where Tanenbaum's text is silent or the engine differs:
-//   - the engine writes a page when it evicts it, not earlier: "schedule the write" marks the
-//     page, and a marked page counts as clean (its write has completed by the hand's next visit;
-//     WSClock does not limit the writes in flight here). The page's write is counted when it is
-//     evicted. So a page whose write was scheduled and that is written to again before it is
-//     evicted (which drops the mark: it is dirty again) is written once here and twice by
-//     WSClock, and a page whose write was scheduled and that is never evicted is not written
-//     here: swap_outs can undercount WSClock's writes by those;
+//   - "schedule the write" is the engine's writeback (PageTableView::start_writeback): the
+//     page is written then (swap_outs, file_writes and writebacks count it) and is clean from
+//     then on, as if its write had completed by the hand's next visit (WSClock does not limit
+//     the writes in flight here; on a device the write is queued, and a fault on the page
+//     evicted before it completes waits for it). A write to the page dirties it again, and its
+//     eviction writes it once more;
 //   - a faulted page enters with its referenced bit set (the access that faulted it), as in
 //     `clock`, and takes the victim's frame, the hand just after it;
 //   - pages read ahead enter with the bit clear and the time of the fault that read them;
@@ -42,7 +41,7 @@
 //     as `clock` does; the hand stays.
 //
 // Scanned (Counters::pages_scanned): every page the hand reaches and keeps (referenced, in a
-// working set, or dirty with its write scheduled); the victim counts by itself.
+// working set, or dirty, its write scheduled); the victim counts by itself.
 #include <cstdint>
 #include <vector>
 
@@ -59,26 +58,21 @@ class WsClock final : public Policy {
 
   PolicyTraits traits() const override {
     PolicyTraits t;
-    t.needs_hits = true;  // each process's virtual time, and writes that dirty a page again
+    t.needs_hits = true;  // each process's virtual time
+    t.writes_back = true;
     return t;
   }
   void reset(std::size_t num_pages, std::size_t frames) override {
     circle_.reset(num_pages, frames);
     hand_ = 0;
     last_use_.assign(num_pages, 0);
-    write_scheduled_.assign(num_pages, 0);
     vt_.clear();
   }
-  void on_hit(const Access& a, PageTableView) override {
-    ++vt_[a.proc];
-    // Dirty again: the write scheduled (if any) leaves it dirty.
-    if (a.write) write_scheduled_[a.page] = 0;
-  }
+  void on_hit(const Access& a, PageTableView) override { ++vt_[a.proc]; }
   void on_fault(const Access& a, PageTableView view) override {
     if (vt_.empty()) vt_.assign(view.trace().num_procs(), 0);
     if (!a.readahead) ++vt_[a.proc];
     last_use_[a.page] = vt_[view.proc(a.page)];
-    write_scheduled_[a.page] = 0;
     circle_.place(a.page);
   }
   // An exit frees the frames of the process's anonymous pages. The hand stays.
@@ -99,12 +93,12 @@ class WsClock final : public Policy {
       if (p != kNoPage) {
         if (any) return circle_.take(at);
         const std::uint64_t now = vt_[view.proc(p)];
-        const bool clean = !view.dirty(p) || write_scheduled_[p] != 0;
+        const bool clean = !view.dirty(p);
         if (view.test_and_clear_referenced(p)) {
           last_use_[p] = now;
         } else if (now - last_use_[p] > tau_) {
           if (clean) return circle_.take(at);
-          write_scheduled_[p] = 1;
+          view.start_writeback(p);
           scheduled = true;
         }
         if (clean && first_clean == kNone) first_clean = at;  // in a working set: kept for now
@@ -132,10 +126,8 @@ class WsClock final : public Policy {
   std::uint64_t tau_;
   FrameCircle circle_;
   std::size_t hand_ = 0;
-  // Per page: its last use in its process's virtual time, as the hand last saw it; whether its
-  // write has been scheduled (it counts as clean).
+  // Per page: its last use in its process's virtual time, as the hand last saw it.
   std::vector<std::uint64_t> last_use_;
-  std::vector<std::uint8_t> write_scheduled_;
   std::vector<std::uint64_t> vt_;  // per process: its accesses so far
 };
 

@@ -781,6 +781,28 @@ void Engine::take_samples(Tick t) {
   }
 }
 
+void Engine::start_writebacks() {
+  for (const PageId p : writebacks_) {
+    PageBits& b = bits_[p];
+    const int bits = b.value | page_bits::kDirty;  // as it was before start_writeback
+    const bool file = (bits & page_bits::kFile) != 0;
+    Counters& c = per_proc_[proc_of(p)];
+    ++c.writebacks;
+    ++(file ? c.file_writes : c.swap_outs);
+    if (config_.page_stats) ++page_stats_.writes[p];
+    write_out(p, bits);
+    // Clean, with its swap copy (the swap cache keeps the page and its slot).
+    if (!file) b.set(page_bits::kInSwap);
+  }
+  writebacks_.clear();
+}
+
+void PageTableView::refuse_writeback(PageId p) {
+  throw PolicyError("start_writeback(" + std::to_string(p) +
+                    "): only select_victims of a policy whose traits say writes_back may "
+                    "clean pages");
+}
+
 void Engine::reject_victim(PageId v, std::size_t index) {
   victims_.clear();
   if (v != kNoPage) victims_.push_back(v);

@@ -73,7 +73,7 @@ class Policy(_core.Policy):
         :class:`pagesim.PolicyError`.
     ``traits``
         A :class:`PolicyTraits` (class attribute or method), default: no hits, no future,
-        no ticks.
+        no ticks, no writebacks.
     ``name``
         Label of the policy in results (default: the class name).
 
@@ -83,6 +83,14 @@ class Policy(_core.Policy):
     ``view.num_pages``, ``view.incoming``, ``view.background``. It is valid only during the
     run. An exception raised in a callback reaches the caller with a note saying where in the
     run it was.
+
+    ``view.start_writeback(p)``, in ``select_victims`` of a policy with
+    ``PolicyTraits(writes_back=True)``, cleans resident dirty page ``p`` without evicting it
+    (WSClock's scheduled write, a launder): the engine writes it when ``select_victims``
+    returns, to its swap slot or its file (``swap_outs`` or ``file_writes``, and
+    ``writebacks``), and ``view.dirty(p)`` is False until a write dirties it again; evicted
+    clean, it is not written again. It returns False, doing nothing, for a page that is not
+    resident or not dirty.
 
     ``view.count_scanned(p)`` reports reclaim work: the policy examined resident page ``p``
     while choosing victims and kept it (a hand passing over a referenced page, a page moved

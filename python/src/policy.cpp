@@ -165,23 +165,26 @@ class PyPolicy : public Policy {
 
 void register_policy(py::module_& m) {
   py::class_<PolicyTraits>(m, "PolicyTraits")
-      .def(py::init([](bool needs_hits, bool needs_future, const py::int_& tick_ns) {
+      .def(py::init([](bool needs_hits, bool needs_future, const py::int_& tick_ns,
+                       bool writes_back) {
              if (tick_ns < py::int_(0) || tick_ns > py::int_(INT64_MAX)) {
                throw ConfigError(
                    "parameter 'tick_ns' = " + py::cast<std::string>(py::repr(tick_ns)) +
                    " is out of range: allowed 0 (no ticks) to 9223372036854775807");
              }
-             return PolicyTraits{needs_hits, needs_future, py::cast<Tick>(tick_ns)};
+             return PolicyTraits{needs_hits, needs_future, py::cast<Tick>(tick_ns), writes_back};
            }),
            py::kw_only(), py::arg("needs_hits") = false, py::arg("needs_future") = false,
-           py::arg("tick_ns") = 0)
+           py::arg("tick_ns") = 0, py::arg("writes_back") = false)
       .def_readwrite("needs_hits", &PolicyTraits::needs_hits)
       .def_readwrite("needs_future", &PolicyTraits::needs_future)
       .def_readwrite("tick_ns", &PolicyTraits::tick_ns)
+      .def_readwrite("writes_back", &PolicyTraits::writes_back)
       .def("__repr__", [](const PolicyTraits& t) {
         return std::string("PolicyTraits(needs_hits=") + (t.needs_hits ? "True" : "False") +
                ", needs_future=" + (t.needs_future ? "True" : "False") +
-               ", tick_ns=" + std::to_string(t.tick_ns) + ")";
+               ", tick_ns=" + std::to_string(t.tick_ns) +
+               ", writes_back=" + (t.writes_back ? "True" : "False") + ")";
       });
 
   py::enum_<PageKind>(m, "PageKind").value("ANON", PageKind::kAnon).value("FILE", PageKind::kFile);
@@ -208,6 +211,8 @@ void register_policy(py::module_& m) {
       .def("in_swap", [](ViewBox& b, std::int64_t p) { return b.get().in_swap(b.check(p)); })
       .def("test_and_clear_referenced",
            [](ViewBox& b, std::int64_t p) { return b.get().test_and_clear_referenced(b.check(p)); })
+      .def("start_writeback",
+           [](ViewBox& b, std::int64_t p) { return b.get().start_writeback(b.check(p)); })
       .def("count_scanned",
            [](ViewBox& b, std::int64_t p) {
              const PageId page = b.check(p);

@@ -34,11 +34,15 @@ struct NaivePolicy {
   // Pages the model examined to choose victims and kept (a hand passing over a visited page):
   // with the victims, its pages_scanned.
   std::uint64_t kept_scanned = 0;
+  // Dirty pages victim() wrote without evicting them (a writeback), in order: naive_run
+  // counts each write and makes the page clean, then empties the list.
+  std::vector<PageId> written;
 };
 
 // Counts as the DESIGN says: first touch of an anon page is minor, of a file page major with
 // a file read; a later fault is major, a swap-in if the page has a swap copy; evicting a
-// dirty page writes it (anon: to swap, keeping the slot; file: to its file). With
+// dirty page writes it (anon: to swap, keeping the slot; file: to its file), and so does a
+// writeback (NaivePolicy::written), which leaves it resident and clean. With
 // `free_on_exit`, after a process's last access (unless it is the trace's last) its anonymous
 // pages leave memory and their swap copies are dropped.
 inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& policy,
@@ -78,6 +82,18 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
       std::vector<bool> dirty_now(t.num_pages());
       for (PageId q : in_memory) dirty_now[q] = dirty[q];
       const PageId v = policy.victim(in_memory, dirty_now);
+      for (PageId w : policy.written) {
+        if (!resident[w] || !dirty[w]) throw std::logic_error("naive policy wrote a clean page");
+        ++c.writebacks;
+        if (t.page_kind(w) == PageKind::kFile) {
+          ++c.file_writes;
+        } else {
+          ++c.swap_outs;
+          swapped[w] = true;
+        }
+        dirty[w] = false;
+      }
+      policy.written.clear();
       auto it = std::find(in_memory.begin(), in_memory.end(), v);
       if (it == in_memory.end()) throw std::logic_error("naive policy chose a non-resident page");
       in_memory.erase(it);

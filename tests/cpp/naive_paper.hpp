@@ -346,7 +346,7 @@ struct NaiveWsClock : NaivePolicy {
     PageId page;
     bool referenced;
     std::uint64_t last_use;
-    bool scheduled;  // its write is scheduled: it counts as clean (until written to again)
+    bool scheduled;  // its write is scheduled: it is clean (until written to again)
   };
   // `trace` must outlive the model.
   NaiveWsClock(const Trace& trace, std::uint64_t tau_)
@@ -393,6 +393,7 @@ struct NaiveWsClock : NaivePolicy {
         } else if (now - f.last_use > tau) {
           if (clean) return at;
           f.scheduled = true;
+          written.push_back(f.page);
           scheduled = true;
         }
         if (clean && first_clean == SIZE_MAX) first_clean = at;  // any clean page, if need be

@@ -358,8 +358,8 @@ std::vector<std::uint64_t> victims(const std::vector<std::uint64_t>& pages,
 
 TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), tau = 2") {
   // 3 frames f0 f1 f2, one process; vt = its accesses so far, a page's last use in brackets,
-  // ' = referenced, ! = write scheduled. A page is outside the working set when
-  // vt - last use > 2. Each fault selects at vt before its own access, then the page takes the
+  // ' = referenced, ! = written by the hand (a writeback: clean). A page is outside the working set
+  // when vt - last use > 2. Each fault selects at vt before its own access, then the page takes the
   // victim's frame with last use = vt + 1, the hand just after it.
   //  #1 1*  #2 W2*  #3 3*   [1'(1) 2'(2) 3'(3)], hand f0
   //  #4 4*  vt 3: the lap clears 1' 2' 3' (last use 3), finds nothing outside a working set
@@ -371,16 +371,16 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
   //  #8 7*  vt 7: 2 age 1; 5 age 1, clean, noted; 6' cleared (7): 5.    [6(7) 2(6) 7'(8)] f0
   //  #9 8*  vt 8: 6 age 1, noted; 2 age 2 (not above 2); 7' cleared (8): 6. [8'(9) 2(6) 7(8)] f1
   //  #10 8  #11 8  hits (vt 11)
-  //  #12 9* vt 11: 2 age 5, dirty: its write is scheduled (2!); 7 age 3, clean: 7.
+  //  #12 9* vt 11: 2 age 5, dirty: its write is scheduled (2!, written); 7 age 3, clean: 7.
   //                                                                      [8'(9) 2!(6) 9'(12)] f0
-  //  #13 W2 hit (vt 13): written again, 2 is dirty: the mark drops.  #14-16 9 hits (vt 16)
+  //  #13 W2 hit (vt 13): written to again, 2 is dirty.  #14-16 9 hits (vt 16)
   //  #17 10* vt 16: 8' 2' 9' cleared (16); nothing outside a working set, no write: the first
   //          clean page, 8.                                             [10'(17) 2(16) 9(16)] f1
   //  #18-20 10 hits (vt 20)
-  //  #21 11* vt 20: 2 age 4, dirty, its write scheduled again (2!); 9 age 4, clean: 9.
+  //  #21 11* vt 20: 2 age 4, dirty, its write scheduled again (2!, written); 9 age 4, clean: 9.
   //                                                                    [10'(17) 2!(16) 11'(21)] f0
-  //  #22 12* vt 21: 10' cleared (21); 2 age 5, its write scheduled: clean, 2 (a swap-out).
-  // Had the write at #13 not dropped 2's first mark, #21 would have evicted 2, not 9.
+  //  #22 12* vt 21: 10' cleared (21); 2 age 5, clean since its write: 2, evicted clean.
+  // Had the write at #13 not made 2 dirty again, #21 would have evicted 2, not 9.
   const std::vector<std::uint64_t> seq = {1, 2, 3, 4, 5, 2,  6,  7,  8,  8,  8,
                                           9, 2, 9, 9, 9, 10, 10, 10, 10, 11, 12};
   std::vector<bool> writes(seq.size());
@@ -392,7 +392,10 @@ TEST_CASE("wsclock: hand trace (Carr & Hennessy 1981, as Tanenbaum tells it), ta
   const Trace t = pages_trace(seq, writes);
   const Counters c = run(t, "wsclock", 3, tau);
   CHECK(c.faults == 12);
-  CHECK(c.swap_outs == 1);  // WSClock writes 2 twice (#12 and #21): the policy file's undercount
+  // WSClock writes 2 twice, at #12 and #21, without evicting it; #22 evicts it clean.
+  CHECK(c.swap_outs == 2);
+  CHECK(c.writebacks == 2);
+  CHECK(c.evictions_dirty == 0);
   // Kept: 3 at #4, #5, #7, #8, #9 and #17, 1 at #12 (2!), #21 (2!) and #22 (10'); 9 victims.
   CHECK(c.pages_scanned == 21 + 9);
   NaiveWsClock naive(t, 2);  // keeps a reference to t

@@ -465,3 +465,56 @@ def test_count_scanned_refuses_a_page_not_resident():
 
     with pytest.raises(pagesim.PolicyError, match=r"count_scanned\(0\): the page is not resident"):
         pagesim.simulate(pagesim.Trace.from_arrays(np.array([1, 2])), ScansAGhost(), frames=1)
+
+
+class LaunderingFifo(pagesim.Policy):
+    """FIFO that launders, as page_launder does: a dirty page at the head is written
+    (start_writeback) and goes to the tail, the first clean page is the victim."""
+
+    traits = pagesim.PolicyTraits(writes_back=True)
+
+    def reset(self, num_pages, frames):
+        self.queue = OrderedDict()
+
+    def on_fault(self, access, view):
+        self.queue[access.page] = None
+
+    def on_free(self, page, view):
+        self.queue.pop(page, None)
+
+    def select_victims(self, want, view):
+        victims = []
+        while len(victims) < want:
+            page, _ = self.queue.popitem(last=False)
+            if view.start_writeback(page):
+                view.count_scanned(page)
+                self.queue[page] = None
+            else:
+                victims.append(page)
+        return victims
+
+
+def test_a_python_policy_cleans_pages_with_start_writeback():
+    # W1 W2 R3 R1 W3 R2 W3 W4 R1 R5 at 2 frames, 4 a file page: the hand trace of
+    # tests/cpp/test_writeback.cpp. Each dirty page at the head is written and kept: 1 and 2 at
+    # #2, 3 at #5 and again at #7 (written to at #6), 4 to its file at #9; every eviction is
+    # clean (3, evicted at #8, is not written a third time).
+    pages = np.array([1, 2, 3, 1, 3, 2, 3, 4, 1, 5])
+    writes = np.array([1, 1, 0, 0, 1, 0, 1, 1, 0, 0], dtype=bool)
+    t = pagesim.Trace.from_arrays(pages, writes, kinds=(pages == 4).astype(np.uint8))  # 1: file
+    r = pagesim.simulate(t, LaunderingFifo(), frames=2, page_stats=True, **pagesim.TEXTBOOK)
+    assert (r["swap_outs"], r["file_writes"], r["writebacks"]) == (4, 1, 5)
+    assert (r["evictions"], r["evictions_dirty"], r["swap_ins"], r["pages_scanned"]) == (6, 0, 3, 11)
+    assert list(r.page_stats().writes) == [1, 1, 2, 1, 0]
+    report = pagesim.testing.check_conformance(LaunderingFifo, traces=40)
+    assert report.ok, report.text()
+
+
+def test_start_writeback_outside_select_victims_is_a_policy_error():
+    class Undeclared(LaunderingFifo):
+        traits = pagesim.PolicyTraits()
+
+    t = pagesim.Trace.from_arrays(np.array([1, 2, 3]), np.array([1, 1, 0], dtype=bool))
+    with pytest.raises(pagesim.PolicyError, match=r"start_writeback\(0\): only select_victims of a "
+                                                  r"policy whose traits say writes_back"):
+        pagesim.simulate(t, Undeclared(), frames=2)

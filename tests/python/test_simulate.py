@@ -241,7 +241,7 @@ def test_cli_sweep_prints_the_table_and_writes_csv(tmp_path):
     assert [(r[1], r[2], r[4]) for r in rows] == [
         ("fifo", "3", "9"), ("fifo", "4", "10"), ("lru", "3", "10"), ("lru", "4", "8")] * 2
     assert [r[0] for r in rows] == [str(reads)] * 4 + [str(writes)] * 4
-    assert lines[9] == f"wrote {csv}: 8 rows, 49 columns"
+    assert lines[9] == f"wrote {csv}: 8 rows, 50 columns"
     import pandas as pd
     expected = pagesim.sweep({str(reads): pagesim.load(reads, page_numbers=True),
                               str(writes): pagesim.load(writes, page_numbers=True)},

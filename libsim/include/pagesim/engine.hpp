@@ -242,7 +242,8 @@ class Engine {
   // The view a reclaim at the fault of access `index` passes: the faulting page, and whether
   // free frames held it and its readahead pages (PageTableView::background).
   PageTableView reclaim_view(std::size_t index) {
-    return view().with_incoming(trace_.page(index), config_.frames - resident_ >= 1 + ra_.size());
+    return view().with_incoming(trace_.page(index), config_.frames - resident_ >= 1 + ra_.size(),
+                                writes_back_ ? &writebacks_ : nullptr);
   }
   // Frames to reclaim before the next fault by the watermarks, 0 if none.
   std::size_t reclaim_want() const {
@@ -265,6 +266,17 @@ class Engine {
   }
   [[noreturn]] void reject_victim(PageId v, std::size_t index);
   void evict(PageId p);
+  // Writes the pages that select_victims cleaned (PageTableView::start_writeback).
+  void start_writebacks();
+  // The swap slot and the write of page p with bits `bits` leaving memory or cleaned:
+  // counted only (evictions_count_only_), or given a slot position and written on the device.
+  void write_out(PageId p, int bits) {
+    if (evictions_count_only_) {
+      if (!swap_.count_allocate(needs_slot(bits))) swap_full(p);
+    } else {
+      page_out(p, bits);
+    }
+  }
   // The bits of a page with bits `bits` after its eviction.
   static std::uint8_t evicted(int bits) {
     const int swap_out = (bits & (page_bits::kDirty | page_bits::kFile)) == page_bits::kDirty;
@@ -580,6 +592,10 @@ class Engine {
   std::vector<std::uint64_t> scanned_;
   bool one_proc_ = false;
   VictimList victims_;
+  // The policy's traits say writes_back: its select_victims may list pages to clean in
+  // writebacks_, which the engine writes when it returns.
+  bool writes_back_ = false;
+  std::vector<PageId> writebacks_;
   // The pages to read ahead at a fault, in position order, with their positions on the
   // device (swap slots, or file positions; which the collect functions know: read_pages then
   // need not look them up, a cache miss each).
@@ -758,11 +774,7 @@ inline void Engine::evict(PageId p) {
     ++page_stats_.evictions[p];
     page_stats_.writes[p] += (bits & page_bits::kDirty) != 0;
   }
-  if (evictions_count_only_) {
-    if (!swap_.count_allocate(needs_slot(bits))) swap_full(p);
-  } else {
-    page_out(p, bits);
-  }
+  write_out(p, bits);
   b.value = evicted(bits);
   --resident_;
   --resident_of_[owner];
@@ -774,6 +786,7 @@ __attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_
                                                            std::size_t want) {
   victims_.clear();
   policy.select_victims(want, reclaim_view(index), victims_);
+  if (!writebacks_.empty()) start_writebacks();
   const std::size_t n = victims_.size();
   if (n > want || (n == 0 && resident_ == config_.frames)) reject_victims(want, index, kBadCount);
   // Each victim is checked as it goes: one evicted twice is no longer resident the second time.
@@ -791,6 +804,7 @@ __attribute__((always_inline)) inline void Engine::reclaim_one(P& policy, std::s
     reclaim(policy, index, 1);
   } else {
     const PageId v = policy.select_victim(reclaim_view(index));
+    if (!writebacks_.empty()) start_writebacks();
     if (v == kNoPage && resident_ < config_.frames) return;  // none, while a frame is free
     check_victim(v, index);
     evict(v);
@@ -1014,7 +1028,7 @@ void Engine::run_static(P& policy, const PolicyTraits& traits) {
 inline bool Engine::plain(const PolicyTraits& traits) const {
   return config_.high_watermark == 0 && trace_.num_procs() == 1 && schedule_ == Schedule::kStatic &&
          config_.page_cluster == 0 && file_ra_max_ == 0 && !frees_slots_ && !traits.needs_hits &&
-         !track_page_next_ && !config_.page_stats;
+         !track_page_next_ && !config_.page_stats && !traits.writes_back;
 }
 
 template <class P>
@@ -1355,6 +1369,7 @@ Result Engine::run(P& policy) {
     next_use_ = compute_next_use(trace_, track_page_next_ ? &page_next_ : nullptr);
   }
   policy.reset(trace_.num_pages(), config_.frames);
+  writes_back_ = traits.writes_back;
   tick_ns_ = traits.tick_ns;
   next_tick_ = tick_ns_ == 0 ? kNoTime : tick_ns_;
   next_sample_ = config_.interval_ns == 0 ? kNoTime : config_.interval_ns + 1;

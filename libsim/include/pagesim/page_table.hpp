@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "pagesim/swap.hpp"
 #include "pagesim/trace.hpp"
@@ -80,6 +81,21 @@ class PageTableView {
     bits_[p].value = static_cast<std::uint8_t>(bits_[p].value & ~(clear * page_bits::kReferenced));
   }
 
+  // In select_victims of a policy whose traits say writes_back: cleans resident dirty page p
+  // without evicting it (a launder; WSClock's "schedule the write"). The engine writes it when
+  // select_victims returns, before it evicts the victims: to its swap slot (given one if it
+  // has none; kept, as in the swap cache) or to its file, counted in swap_outs or file_writes
+  // and in writebacks, queued on the device without blocking the process. The page is clean
+  // from this call on (dirty(p) is false), until a write to it dirties it again. False, and
+  // nothing done, when p is not resident or not dirty. Elsewhere a PolicyError.
+  bool start_writeback(PageId p) {
+    if (writebacks_ == nullptr) refuse_writeback(p);
+    if (!resident(p) || !dirty(p)) return false;
+    bits_[p].clear(page_bits::kDirty);
+    writebacks_->push_back(p);
+    return true;
+  }
+
   // Reclaim work (Counters::pages_scanned, /proc/vmstat pgscan and pgrefill): the policy
   // examined resident page p to choose victims and kept it (passed over a referenced page,
   // rotated or moved it between its lists); with n > 1, p and n - 1 other pages of p's
@@ -115,10 +131,13 @@ class PageTableView {
   // that only the watermarks asked for the reclaim: kswapd's, in the background, rather than
   // a direct reclaim by the faulting process (which happens when memory is full).
   bool background() const { return background_; }
-  PageTableView with_incoming(PageId p, bool background = false) const {
+  // `writebacks`: where start_writeback lists the pages it cleans, nullptr where it may not.
+  PageTableView with_incoming(PageId p, bool background = false,
+                              std::vector<PageId>* writebacks = nullptr) const {
     PageTableView v = *this;
     v.incoming_ = p;
     v.background_ = background;
+    v.writebacks_ = writebacks;
     return v;
   }
 
@@ -132,6 +151,9 @@ class PageTableView {
   const ProcId* procs_;
   PageId incoming_ = kNoPage;
   bool background_ = false;
+  std::vector<PageId>* writebacks_ = nullptr;
+
+  [[noreturn]] static void refuse_writeback(PageId p);
 };
 
 }  // namespace pagesim

@@ -23,6 +23,9 @@ struct PolicyTraits {
   // When non-zero, on_tick is called every tick_ns of virtual time (periodic aging: kswapd,
   // kscand, background_aging).
   Tick tick_ns = 0;
+  // select_victims may clean dirty pages without evicting them (PageTableView::start_writeback:
+  // WSClock's scheduled writes, a page_launder).
+  bool writes_back = false;
 };
 
 // A page-replacement policy nominates victims; the engine owns residency, dirty bits, swap
@@ -46,6 +49,13 @@ struct PolicyTraits {
 //                                               faulting page (not yet resident);
 //                                               view.background(): only the watermarks
 //                                               asked (kswapd's reclaim)
+//                                               With traits().writes_back it may also
+//                                               clean resident dirty pages:
+//                                               view.start_writeback(page) writes the
+//                                               page (to its swap slot, or its file) and
+//                                               leaves it resident and clean; the engine
+//                                               does the writes when select_victims
+//                                               returns, before it evicts the victims
 //                                               (a policy that opts in gets a select_victim
 //                                               call instead when one victim is wanted: see
 //                                               "Fast paths" below)

@@ -14,7 +14,8 @@ namespace pagesim {
 // Event counts of a run, overall or for one process.
 //   accesses = hits + faults, faults = minor_faults + major_faults,
 //   major_faults = swap_ins + file_reads + zero_refills,
-//   evictions = evictions_clean + evictions_dirty, evictions_dirty = swap_outs + file_writes,
+//   evictions = evictions_clean + evictions_dirty,
+//   swap_outs + file_writes = evictions_dirty + writebacks,
 //   readahead_used + readahead_wasted <= readahead_pages (the rest is resident, unused, at the
 //   end), pages_scanned >= evictions. Readahead pages are not faults; a later access to one is
 //   a hit. A process's counts are those of its pages: a fault on one of its pages, the eviction
@@ -37,10 +38,13 @@ struct Counters {
   std::uint64_t evictions = 0;
   std::uint64_t evictions_clean = 0;
   std::uint64_t evictions_dirty = 0;
-  // Dirty anonymous evictions: writes to a swap slot.
+  // Writes of anonymous pages to a swap slot: dirty evictions, and writebacks.
   std::uint64_t swap_outs = 0;
-  // Dirty file evictions: writes back to the file.
+  // Writes of file pages back to their file: dirty evictions, and writebacks.
   std::uint64_t file_writes = 0;
+  // Dirty pages cleaned and left resident (PageTableView::start_writeback: WSClock's scheduled
+  // writes); a page written so and evicted clean later is not written again.
+  std::uint64_t writebacks = 0;
   // Pages brought in by swap readahead (page_cluster) or file readahead (read_ahead_kb), not
   // by a fault of their own.
   std::uint64_t readahead_pages = 0;
@@ -79,6 +83,7 @@ struct Counters {
     f("evictions_dirty", &Counters::evictions_dirty);
     f("swap_outs", &Counters::swap_outs);
     f("file_writes", &Counters::file_writes);
+    f("writebacks", &Counters::writebacks);
     f("readahead_pages", &Counters::readahead_pages);
     f("readahead_used", &Counters::readahead_used);
     f("readahead_wasted", &Counters::readahead_wasted);
@@ -119,13 +124,14 @@ struct ProcTime {
 // Each page's counts in a run with page_stats (EngineConfig::page_stats), indexed by the
 // trace's dense PageId, beside the page's process, virtual page number and kind (the trace's
 // own columns, shared). Summed over the pages they are the run's accesses, faults,
-// major_faults, readahead_pages, evictions and evictions_dirty. Per page:
+// major_faults, readahead_pages, evictions and swap_outs + file_writes. Per page:
 //   accesses >= faults >= major_faults (its hits are accesses - faults) (a first touch of an
 //   anonymous page is its minor fault; every
 //     other fault, a file page's first touch included, is major);
 //   readahead: the times swap or file readahead brought it in, which are not faults;
-//   writes: its dirty evictions (swap-outs of an anonymous page, file writes of a file page),
-//     writes <= evictions;
+//   writes: the times it was written (swap-outs of an anonymous page, file writes of a file
+//     page): at its dirty evictions, and at writebacks (a policy's start_writeback), so that
+//     without writebacks writes <= evictions;
 //   faults + readahead - evictions = 1 if it is resident at the end, else 0 (or freed at its
 //     process's exit, with free_on_exit).
 struct PageStats {

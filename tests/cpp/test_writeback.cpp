@@ -1,0 +1,151 @@
+// Writebacks: a policy cleans dirty pages without evicting them (PageTableView::start_writeback),
+// and the engine writes them, counts them and leaves them resident and clean.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <deque>
+
+#include "helpers.hpp"
+#include "trace_files.hpp"
+
+namespace pagesim::test {
+namespace {
+
+// FIFO that launders, as page_launder does: a dirty page at the head is written and goes to
+// the tail (scanned and kept), the first clean page at the head is the victim. With
+// `declare` false its traits do not say writes_back; with `in_on_fault` it also asks for a
+// writeback where it may not.
+class LaunderingFifo final : public Policy {
+ public:
+  explicit LaunderingFifo(bool declare = true, bool in_on_fault = false)
+      : declare_(declare), in_on_fault_(in_on_fault) {}
+  PolicyTraits traits() const override {
+    PolicyTraits t;
+    t.writes_back = declare_;
+    return t;
+  }
+  void reset(std::size_t, std::size_t) override { order_.clear(); }
+  void on_fault(const Access& a, PageTableView view) override {
+    order_.push_back(a.page);
+    if (in_on_fault_) view.start_writeback(a.page);
+  }
+  void on_free(PageId p, PageTableView) override {
+    order_.erase(std::remove(order_.begin(), order_.end(), p), order_.end());
+  }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    while (out.size() < want) {
+      const PageId p = order_.front();
+      order_.pop_front();
+      if (view.start_writeback(p)) {
+        view.count_scanned(p);
+        order_.push_back(p);
+      } else {
+        out.push_back(p);
+      }
+    }
+  }
+
+ private:
+  bool declare_;
+  bool in_on_fault_;
+  std::deque<PageId> order_;
+};
+
+// W1 W2 R3 R1 W3 R2 W3 W4 R1 R5 at 2 frames, 4 a file page, the rest anonymous (page ids 0-4
+// in order of first touch). Memory, head first; d = dirty, s = has a swap slot:
+//  #0 W1 #1 W2   minor                          [1d 2d]
+//  #2 R3 minor: 1 written (slot 0), to the tail; 2 written (slot 1), to the tail; 1 clean:
+//        the victim, evicted clean                                        [2s 3]
+//  #3 R1 swap-in (slot 0): 2 clean, the victim                            [3 1s]
+//  #4 W3 hit: 3 dirty                                                     [3d 1s]
+//  #5 R2 swap-in (slot 1): 3 written (slot 2); 1 the victim               [3s 2s]
+//  #6 W3 hit: 3 dirty again                                               [3sd 2s]
+//  #7 W4 file read: 3 written again (slot 2); 2 the victim                [3s 4d]
+//  #8 R1 swap-in (slot 0): 3 clean, the victim: no third write            [4d 1s]
+//  #9 R5 minor: 4 written to its file; 1 the victim                       [4 5]
+// Writes: 1, 2, 3 twice (swap), 4 (file): 5 writebacks; all 6 evictions clean. Scanned: the
+// 5 pages written and kept, and the 6 victims.
+Trace laundry_trace() {
+  TraceBuilder b;
+  const struct {
+    std::uint64_t vpn;
+    bool write;
+  } seq[] = {{1, true},  {2, true}, {3, false}, {1, false}, {3, true},
+             {2, false}, {3, true}, {4, true},  {1, false}, {5, false}};
+  for (const auto& a : seq)
+    b.add(1, a.vpn, a.write, a.vpn == 4 ? PageKind::kFile : PageKind::kAnon);
+  return std::move(b).build();
+}
+
+TEST_CASE(
+    "writebacks: written once each, left resident and clean, not written again when evicted") {
+  const Trace t = laundry_trace();
+  LaunderingFifo policy;
+  Params params = testing::textbook(Params{{"frames", std::int64_t{2}}, {"page_stats", true}});
+  const Result r = simulate(t, policy, params, "laundering_fifo");
+  const Counters& c = r.total;
+  CHECK(c.accesses == 10);
+  CHECK(c.hits == 2);
+  CHECK(c.minor_faults == 4);
+  CHECK(c.swap_ins == 3);
+  CHECK(c.file_reads == 1);
+  CHECK(c.zero_refills == 0);
+  CHECK(c.evictions == 6);
+  CHECK(c.evictions_clean == 6);
+  CHECK(c.swap_outs == 4);
+  CHECK(c.file_writes == 1);
+  CHECK(c.writebacks == 5);
+  CHECK(c.pages_scanned == 11);
+  const PageStats& s = *r.pages;
+  CHECK(s.writes == std::vector<std::uint64_t>{1, 1, 2, 1, 0});
+  CHECK(s.evictions == std::vector<std::uint64_t>{3, 2, 1, 0, 0});
+  CHECK(s.faults == std::vector<std::uint64_t>{3, 2, 1, 1, 1});
+}
+
+TEST_CASE("writebacks on a device: queued as writes, adjacent slots merged") {
+  // The trace above on nvme, first come first served, without readahead. Writes: slots 0 and 1
+  // at #2 (one request, one merge), slot 2 at #5 and #7, page 4's file position at #9: 4
+  // requests, 5 pages. Reads: slot 0 at #3 and #8, slot 1 at #5, the file page at #7.
+  const Trace t = laundry_trace();
+  LaunderingFifo policy;
+  const Params params{{"frames", std::int64_t{2}},
+                      {"device", std::string("nvme")},
+                      {"io_scheduler", std::string("fifo")},
+                      {"page_cluster", std::int64_t{0}}};
+  const Result r = simulate(t, policy, params, "laundering_fifo");
+  CHECK(r.total.swap_outs == 4);
+  CHECK(r.total.writebacks == 5);
+  CHECK(r.device_stats.writes == 4);
+  CHECK(r.device_stats.pages_written == 5);
+  CHECK(r.device_stats.merges == 1);
+  CHECK(r.device_stats.reads == 4);
+  CHECK(r.device_stats.pages_read == 4);
+}
+
+TEST_CASE("writebacks: a laundering policy passes the conformance suite, exits included") {
+  testing::ConformanceOptions o;
+  const auto make = [](const Params&) { return std::make_unique<LaunderingFifo>(); };
+  const testing::Report report = testing::check_conformance("laundering_fifo", make, o);
+  CHECK_MESSAGE(report.ok(), report.text());
+  o.params.set("free_on_exit", true);
+  const testing::Report exits = testing::check_conformance("laundering_fifo", make, o);
+  CHECK_MESSAGE(exits.ok(), exits.text());
+}
+
+TEST_CASE("start_writeback: only a clean-able page, only where the traits allow it") {
+  const Trace t = laundry_trace();
+  const Params params{{"frames", std::int64_t{2}}};
+  LaunderingFifo undeclared(false);
+  // At #2, for page 0.
+  CHECK(message_of([&] { simulate(t, undeclared, params, "undeclared"); }) ==
+        "start_writeback(0): only select_victims of a policy whose traits say writes_back may "
+        "clean pages");
+  LaunderingFifo outside(true, true);
+  // In on_fault at #0, for page 0.
+  CHECK(message_of([&] { simulate(t, outside, params, "outside"); }) ==
+        "start_writeback(0): only select_victims of a policy whose traits say writes_back may "
+        "clean pages");
+}
+
+}  // namespace
+}  // namespace pagesim::test
