@@ -37,11 +37,11 @@
 //   page_launder_zone, from the inactive_dirty tail:
 //     if (page_referenced(page) && page_mapping_inuse(page)) -> activate
 //     if mapped: try_to_unmap (the engine already knows whether the page is dirty)
-//     if dirty: the kernel starts an async writepage and leaves the page on inactive_dirty;
-//        modelled as: the FIRST time a dirty page is laundered it is requeued at the head
-//        of inactive_dirty (write started), the SECOND time it is nominated as a victim
-//        (the engine then counts the write, as if the write had completed and the page
-//        been freed)
+//     if dirty: async writepage, and the page stays on inactive_dirty (requeued at its head):
+//        the engine's writeback (PageTableView::start_writeback), which counts the write now
+//        and leaves the page clean, as if the write had completed by the page's next visit
+//        (in the swap cache, unmapped: a write to it maps it again and dirties it, and it is
+//        written again when laundered again)
 //     else -> inactive_clean head
 //   reclaim_page, from the inactive_clean tail:
 //     if (mapped || PageReferenced || PageDirty) -> inactive_dirty head
@@ -110,6 +110,7 @@ class RmapAging final : public Policy {
     PolicyTraits t;
     t.needs_hits = true;
     t.tick_ns = 1'000'000'000;  // background_aging: once a second
+    t.writes_back = true;       // page_launder_zone's writepage
     return t;
   }
 
@@ -166,7 +167,7 @@ class RmapAging final : public Policy {
       if (!lists_.empty(kInactiveClean)) {
         reclaim_page(view, out);
       } else if (!lists_.empty(kInactiveDirty)) {
-        page_launder_step(view, out);
+        page_launder_step(view);
       } else {
         refill_inactive_zone(0, 0, view);
       }
@@ -184,7 +185,6 @@ class RmapAging final : public Policy {
  private:
   static constexpr std::uint8_t kReferenced = 1;  // PG_referenced
   static constexpr std::uint8_t kMapped = 2;      // has a pte (pte_chain not empty)
-  static constexpr std::uint8_t kLaunder = 4;     // writepage started (PG_launder)
 
   void age_page_up(PageId p) { age_[p] = static_cast<std::uint8_t>(std::min(age_[p] + kAgeAdvance, kAgeMax)); }
   void age_page_down(PageId p) {
@@ -226,7 +226,6 @@ class RmapAging final : public Policy {
   void activate(PageId p) {
     lists_.move_to_front(kActive, p);
     age_[p] = static_cast<std::uint8_t>(std::max(int{age_[p]}, age_start_));
-    flags_[p] &= static_cast<std::uint8_t>(~kLaunder);
   }
 
   void mark_page_accessed(PageId p) {
@@ -265,7 +264,7 @@ class RmapAging final : public Policy {
     }
   }
 
-  void page_launder_step(PageTableView& view, VictimList& out) {
+  void page_launder_step(PageTableView& view) {
     const PageId p = lists_.back(kInactiveDirty);
     const bool mapped = (flags_[p] & kMapped) != 0;
     if (page_referenced(p, view) && mapped) {
@@ -273,13 +272,9 @@ class RmapAging final : public Policy {
       return activate(p);
     }
     flags_[p] &= static_cast<std::uint8_t>(~kMapped);  // try_to_unmap
-    if (view.dirty(p) && (flags_[p] & kLaunder)) return evict(p, out);
     view.count_scanned(p);
-    if (view.dirty(p)) {
-      flags_[p] |= kLaunder;  // writepage started: the page stays on inactive_dirty
-      lists_.move_to_front(kInactiveDirty, p);
-      return;
-    }
+    // Dirty: writepage; the page stays on inactive_dirty, clean once its write is done.
+    if (view.start_writeback(p)) return lists_.move_to_front(kInactiveDirty, p);
     lists_.move_to_front(kInactiveClean, p);
   }
 

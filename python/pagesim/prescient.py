@@ -228,8 +228,8 @@ def _verdict(df) -> str:
             claim = ("consistent with 'about 1.5x' but not settled by the bracket (its ratio range "
                      f"crosses the {ABOUT_LOW}-{ABOUT_HIGH} band)")
         parts.append(f"{head} Swap-outs and their ratio to the prescient optimum: {', '.join(cells)}. "
-                     f"The best real policy here, {good['policy']}, evicts {_span(lo, hi)} as many "
-                     f"dirty pages as the prescient optimum: {claim}.")
+                     f"The best real policy here, {good['policy']}, swaps out {_span(lo, hi)} as "
+                     f"many dirty pages as the prescient optimum: {claim}.")
     return " ".join(parts)
 
 

@@ -86,9 +86,10 @@ class Driver {
     if (bits_[p].has(page_bits::kResident)) --resident_;
     bits_[p].value = page_bits::kFreed;
   }
+  // Pages the policy cleaned (start_writeback) stay resident and clean: written() lists them.
   std::vector<PageId> reclaim(std::size_t want) {
     VictimList out;
-    policy_->select_victims(want, view(), out);
+    policy_->select_victims(want, view().with_incoming(kNoPage, false, &written_), out);
     for (PageId v : out) {
       bits_[v].clear(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced);
       --resident_;
@@ -98,6 +99,8 @@ class Driver {
   }
   const Policy& policy() const { return *policy_; }
   std::uint64_t scanned() const { return scanned_; }  // count_scanned's, victims aside
+  // The pages written back by the reclaims so far, in order.
+  const std::vector<PageId>& written() const { return written_; }
 
  private:
   void bring_in(PageId p, int bits, const Access& a) {
@@ -118,6 +121,7 @@ class Driver {
   std::vector<PageBits> bits_;
   std::size_t resident_ = 0;
   std::uint64_t scanned_ = 0;
+  std::vector<PageId> written_;
   Tick now_ = 0;
   std::unique_ptr<Policy> policy_;
 };
@@ -601,16 +605,17 @@ TEST_CASE("rmap_aging exponential (2.4.0): referenced on three scans, then idle"
   CHECK(age_after("exponential", 25, 2) == 16);
 }
 
-TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted the second time") {
+TEST_CASE(
+    "rmap_aging: a dirty page is written and requeued on inactive_dirty, evicted clean later") {
   // Anonymous pages A (written) and B (read) in 2 frames (none free: background aging runs
   // while the high target, 1 + 2 * (2 / 5) = 1, exceeds the inactive pages), both aged down
   // to inactive_dirty by the ticks: fault (age 5, PG_ref + young) -> 1 referenced scan (8)
   // -> 8 idle scans -> age 0, deactivated in one pass (the second deactivation passes the
   // target of 1); A then B, B nearer the head. inactive_dirty (head..tail): [B A]
-  // reclaim 1: no refill (low target 1 + 0 - 2 < 0); launder A (tail): unmapped, dirty,
-  //            first time -> requeued [A B]
+  // reclaim 1: no refill (low target 1 + 0 - 2 < 0); launder A (tail): unmapped, dirty:
+  //            written (writepage), requeued [A B]
   //            launder B: unmapped, clean -> inactive_clean; reclaim_page -> B is the victim
-  // reclaim 1: launder A: second time -> victim
+  // reclaim 1: launder A: clean since its write -> inactive_clean; reclaim_page -> A
   TraceBuilder b;
   b.add(1, 0, true);
   b.add(1, 1, false);
@@ -622,7 +627,9 @@ TEST_CASE("rmap_aging: a dirty page is requeued once on inactive_dirty, evicted 
   REQUIRE(probe_rmap_aging(d.policy(), 0) == kInactiveDirtyList);
   REQUIRE(probe_rmap_aging(d.policy(), 1) == kInactiveDirtyList);
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.written() == std::vector<PageId>{0});
   CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.written() == std::vector<PageId>{0});  // not written again
 }
 
 TEST_CASE("rmap_aging: a reclaim deactivates up to the high inactive target") {
@@ -633,15 +640,17 @@ TEST_CASE("rmap_aging: a reclaim deactivates up to the high inactive target") {
   // F*: base 1: low 2, min 1 >= 0; DEF_PRIORITY passes scan 5 >> 6 = 0 pages; then
   //   refill_inactive_zone(0, high 3): all referenced -> age 8, rotated. No inactive page:
   //   refill_inactive_zone(0, 0) again and again: every pass ages all five down by 1; at 0
-  //   the tail A is deactivated and the pass stops (1 > 0). page_launder: A dirty, requeued,
-  //   then written: VICTIM A (swap-out 1). Active [F E D C B], E..B at age 1.
+  //   the tail A is deactivated and the pass stops (1 > 0). page_launder: A dirty: written
+  //   (swap-out 1) and requeued; A again, clean -> inactive_clean; reclaim_page: VICTIM A
+  //   (clean). Active [F E D C B], E..B at age 1.
   // A*: base 1, low 2 >= 0, min 1 >= 0: refill_inactive_zone(0, high 3) from the tail: B, C,
   //   D, E reach age 0 and are deactivated; the 4th passes the target and stops it:
-  //   inactive_dirty [E D C B]. page_launder: B, C, D dirty, requeued; E clean ->
-  //   inactive_clean; reclaim_page: VICTIM E (clean).
-  // B: resident on inactive_dirty: a hit (a soft fault maps it again). 7 faults, 1 swap-out.
-  // (Stopping at the low target, 2, left E active: B, C, D requeued, then B written and
-  // evicted, and B faulted again: 8 faults.)
+  //   inactive_dirty [E D C B]. page_launder: B, C, D dirty: written (swap-outs 2-4) and
+  //   requeued; E clean -> inactive_clean; reclaim_page: VICTIM E (clean).
+  // B: resident on inactive_dirty: a hit (a soft fault maps it again). 7 faults, 4 swap-outs,
+  // all writebacks: both evictions clean. (Stopping at the low target, 2, left E active: B,
+  // C, D written and requeued, then B, clean, to inactive_clean and evicted, and B faulted
+  // again: 8 faults.)
   TraceBuilder b;
   for (auto [vpn, write] : std::vector<std::pair<int, bool>>{{5, true},
                                                              {0, true},
@@ -656,7 +665,9 @@ TEST_CASE("rmap_aging: a reclaim deactivates up to the high inactive target") {
   const Trace t = std::move(b).build();
   const Counters c = run(t, "rmap_aging", 5);
   CHECK(c.faults == 7);
-  CHECK(c.swap_outs == 1);
+  CHECK(c.swap_outs == 4);
+  CHECK(c.writebacks == 4);
+  CHECK(c.evictions_dirty == 0);
 }
 
 TEST_CASE("rmap_aging: drop_page clears PG_referenced; a touch on inactive_clean reactivates") {

@@ -112,12 +112,12 @@ def test_readme_shows_the_demo(headline):
                 f"memory {frames} frames = array / 1.5; demand paging", ""]
     expected += demo.format_table(df).splitlines() + ["", verdict]
     assert shown[1:1 + len(expected)] == expected
-    # "the claim holds for the best real policy (rmap_aging, 1.63x; clock 1.67x) while LRU and
-    # active_inactive are nearer 2x".
+    # "the claim holds for the best real policy (clock, 1.67x) while LRU, rmap_aging and
+    # active_inactive are nearer 2x. rmap_aging evicts fewer pages than clock, 17844, but writes
+    # more".
     ratio = df.set_index("policy").ratio_to_best.round(2)
-    assert ratio.idxmin() == "rmap_aging"
-    assert (ratio["rmap_aging"], ratio["clock"]) == (1.63, 1.67)
-    assert ratio["lru"] > 1.75 and ratio["active_inactive"] > 1.75
+    assert ratio.idxmin() == "clock" and ratio["clock"] == 1.67
+    assert min(ratio["lru"], ratio["rmap_aging"], ratio["active_inactive"]) > 1.75
 
 
 def test_demo_prints_the_table_and_writes_the_plot(tmp_path, capsys):
