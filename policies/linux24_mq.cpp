@@ -99,12 +99,11 @@
 //   victims still wanted.
 //
 // Departures from the kernel:
-//   - Writes complete at once but reach the disk late: a page page_launder's second loop
-//     writes is marked laundered (ClearPageDirty) and requeued; from then on page_launder
-//     treats it as clean (to inactive_clean) and reclaim_page frees it, and only then does the
-//     engine write it, at eviction. A hit activates it and clears the mark, as a write after
-//     the kernel's writepage would leave it dirty again. MAX_LAUNDER only bounds buffer-page
-//     IO, not modelled.
+//   - A write page_launder's second loop starts is the engine's writeback
+//     (PageTableView::start_writeback): counted then, the page clean from then on, as if the
+//     write had completed by its next visit, when page_launder moves it to inactive_clean and
+//     reclaim_page frees it. A write to it in between dirties it again (written again if
+//     laundered again). MAX_LAUNDER only bounds buffer-page IO, not modelled.
 //   - Dirty file pages (buffers) go through the same two loops as dirty swap-cache pages.
 //   - A page swap_out frees (clean, not in the swap cache: drop_pte) stays resident on a list
 //     of freed pages, the free list: the next victims are taken from it first, the last
@@ -166,6 +165,7 @@ class Linux24Mq final : public Policy {
     PolicyTraits t;
     t.needs_hits = true;
     t.tick_ns = 1'000'000'000;  // kswapd sleeps one second
+    t.writes_back = true;       // page_launder's writepage
     return t;
   }
 
@@ -173,7 +173,6 @@ class Linux24Mq final : public Policy {
     lists_.reset(num_pages, 4);
     age_.assign(num_pages, 0);
     mapped_.assign(num_pages, 0);
-    laundered_.assign(num_pages, 0);
     num_physpages_ = frames;
     memory_pressure_ = 0;
     walk_ = AnonWalkOrder{};
@@ -244,7 +243,7 @@ class Linux24Mq final : public Policy {
 
   // Test hook (probe_linux24_mq): age + 256 * list (0 active, 1 inactive_dirty,
   // 2 inactive_clean, 3 freed, 4 none: a mapped anonymous page never unmapped) + 2048 if
-  // mapped + 4096 if laundered; -1 when not resident. probe(kNoPage): memory_pressure.
+  // mapped; -1 when not resident. probe(kNoPage): memory_pressure.
   std::int64_t probe(PageId p) const {
     if (p == kNoPage) return static_cast<std::int64_t>(memory_pressure_);
     std::int64_t list = lists_.list_of(p);
@@ -252,7 +251,7 @@ class Linux24Mq final : public Policy {
       if (!mapped_[p]) return -1;
       list = 4;
     }
-    return age_[p] + 256 * list + 2048 * mapped_[p] + 4096 * laundered_[p];
+    return age_[p] + 256 * list + 2048 * mapped_[p];
   }
 
  private:
@@ -281,7 +280,6 @@ class Linux24Mq final : public Policy {
       // activate_page: from either inactive list to the active head; age >= PAGE_AGE_START.
       if (lists_.list_of(p) != PageLists::kNone) lists_.move_to_front(kActive, p);
       age_[p] = kAgeStart;
-      laundered_[p] = 0;
     }
     age_[p] = static_cast<std::uint8_t>(std::min(age_[p] + kAgeAdv, kAgeMax));
   }
@@ -354,10 +352,11 @@ class Linux24Mq final : public Policy {
       while (maxscan-- > 0 && !lists_.empty(kInactiveDirty)) {
         const PageId p = lists_.back(kInactiveDirty);
         view.count_scanned(p);
-        if (!view.dirty(p) || laundered_[p]) {
+        if (!view.dirty(p)) {
           lists_.move_to_front(kInactiveClean, p);
         } else {
-          laundered_[p] = static_cast<std::uint8_t>(launder_loop);  // first time: requeued only
+          // The first loop only requeues; the second writes (writepage, async), requeued too.
+          if (launder_loop) view.start_writeback(p);
           lists_.move_to_front(kInactiveDirty, p);
         }
       }
@@ -438,7 +437,6 @@ class Linux24Mq final : public Policy {
     if (mapped_[p]) unmap(p, view);
     lists_.remove(p);
     age_[p] = 0;
-    laundered_[p] = 0;
   }
 
   void evict(PageId p, PageTableView& view, VictimList& out) {
@@ -457,8 +455,7 @@ class Linux24Mq final : public Policy {
 
   PageLists lists_;
   std::vector<std::uint8_t> age_;
-  std::vector<std::uint8_t> mapped_;     // has a pte (anonymous pages only)
-  std::vector<std::uint8_t> laundered_;  // written by page_launder: clean to the kernel
+  std::vector<std::uint8_t> mapped_;  // has a pte (anonymous pages only)
   std::size_t num_physpages_ = 0;
   std::size_t memory_pressure_ = 0;
   // Per mm (process): its anonymous pages in walk order, swap_address as an index into

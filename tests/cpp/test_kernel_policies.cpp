@@ -1511,8 +1511,8 @@ namespace {
 // ---- linux24_mq ------------------------------------------------------------------------
 
 // probe_linux24_mq: age + 256 * list (0 active, 1 inactive_dirty, 2 inactive_clean, 3 freed
-// by swap_out, 4 on no list: an anonymous page swap_out never unmapped) + 2048 if mapped
-// + 4096 if laundered (written by page_launder: clean to the kernel); -1 not resident.
+// by swap_out, 4 on no list: an anonymous page swap_out never unmapped) + 2048 if mapped;
+// -1 not resident.
 constexpr std::int64_t kMqDirty = 256;
 constexpr std::int64_t kMqClean = 512;
 constexpr std::int64_t kMqFreed = 768;
