@@ -62,6 +62,16 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
       resident[p] = dirty[p] = swapped[p] = false;
     }
   };
+  // Writes dirty page w: to its file, or to a swap slot, which it keeps.
+  const auto write = [&](PageId w) {
+    if (t.page_kind(w) == PageKind::kFile) {
+      ++c.file_writes;
+    } else {
+      ++c.swap_outs;
+      swapped[w] = true;
+    }
+    dirty[w] = false;
+  };
   for (std::size_t i = 0; i < t.size(); ++i) {
     // The previous access was its process's last: it exits (this access is another's).
     if (free_on_exit && i > 0 && last[t.page_proc(t.page(i - 1))] == i - 1) {
@@ -85,13 +95,7 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
       for (PageId w : policy.written) {
         if (!resident[w] || !dirty[w]) throw std::logic_error("naive policy wrote a clean page");
         ++c.writebacks;
-        if (t.page_kind(w) == PageKind::kFile) {
-          ++c.file_writes;
-        } else {
-          ++c.swap_outs;
-          swapped[w] = true;
-        }
-        dirty[w] = false;
+        write(w);
       }
       policy.written.clear();
       auto it = std::find(in_memory.begin(), in_memory.end(), v);
@@ -102,16 +106,10 @@ inline Counters naive_run(const Trace& t, std::size_t frames, NaivePolicy& polic
       ++c.pages_scanned;
       if (dirty[v]) {
         ++c.evictions_dirty;
-        if (t.page_kind(v) == PageKind::kFile) {
-          ++c.file_writes;
-        } else {
-          ++c.swap_outs;
-          swapped[v] = true;
-        }
+        write(v);
       } else {
         ++c.evictions_clean;
       }
-      dirty[v] = false;
       policy.evicted(v);
     }
     if (!seen[p] && !file) {

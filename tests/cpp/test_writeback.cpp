@@ -122,6 +122,29 @@ TEST_CASE("writebacks on a device: queued as writes, adjacent slots merged") {
   CHECK(r.device_stats.pages_read == 4);
 }
 
+TEST_CASE("writebacks on a device: the process waits for its reads, not for the writes") {
+  // As above, with a read of 2 us + 1000 ns of transfer (3000 ns), a write of 1000 ns a page,
+  // 100 ns an access: access #k starts its CPU at the clock, then faults.
+  //  #0 #1 end at 100, 200.  #2 at 300: writes of slots 0-1 submitted (one request, 300-2300).
+  //  #3 at 400: read of slot 0 behind it, 2300-5300: waits 4900.
+  //  #4 at 5400.  #5 at 5500: write of slot 2 (5500-6500), then the read of slot 1
+  //  (6500-9500): waits 4000.  #6 at 9600.  #7 at 9700: slot 2 again (9700-10700), then the
+  //  file read (10700-13700): waits 4000.  #8 at 13800: read of slot 0 (13800-16800): waits
+  //  3000.  #9 at 16900: the file write, 16900-17900, which nobody waits for.
+  // Busy: writes 2000 + 1000 + 1000 + 1000, reads 4 x 3000.
+  const Trace t = laundry_trace();
+  LaunderingFifo policy;
+  const Params params{{"frames", std::int64_t{2}},       {"device", std::string("nvme")},
+                      {"device_read_us", 2.0},           {"device_write_us", 0.0},
+                      {"device_transfer_mb_s", 4096.0},  {"io_scheduler", std::string("fifo")},
+                      {"page_cluster", std::int64_t{0}}, {"cpu_ns", std::int64_t{100}}};
+  const Result r = simulate(t, policy, params, "laundering_fifo");
+  CHECK(r.time.iowait_ns == 4900 + 4000 + 4000 + 3000);
+  CHECK(r.time.elapsed_ns == 16900);
+  CHECK(r.device_stats.write_busy_ns == 5000);
+  CHECK(r.device_stats.read_busy_ns == 12000);
+}
+
 TEST_CASE("writebacks: a laundering policy passes the conformance suite, exits included") {
   testing::ConformanceOptions o;
   const auto make = [](const Params&) { return std::make_unique<LaunderingFifo>(); };
