@@ -266,7 +266,9 @@ void check_exits(Report& report, const std::string& name, const PolicyFactory& m
         ++report.checks;
         const std::uint64_t writes = r.total.swap_outs;
         const bool writes_ok =
-            r.total.writebacks == 0 ? writes == 5 : writes >= 5 && writes <= 5 + frames;
+            r.total.writebacks == 0
+                ? writes == 5
+                : writes >= 5 && writes <= 5 + static_cast<std::uint64_t>(frames);
         if (r.total.evictions != 5 || !writes_ok ||
             r.total.faults != 2 * static_cast<std::uint64_t>(frames) + 5 ||
             r.swap_slots_used != 0) {

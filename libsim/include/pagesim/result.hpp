@@ -43,7 +43,7 @@ struct Counters {
   // Writes of file pages back to their file: dirty evictions, and writebacks.
   std::uint64_t file_writes = 0;
   // Dirty pages cleaned and left resident (PageTableView::start_writeback: WSClock's scheduled
-  // writes); a page written so and evicted clean later is not written again.
+  // writes, page_launder's); a page written so and evicted clean later is not written again.
   std::uint64_t writebacks = 0;
   // Pages brought in by swap readahead (page_cluster) or file readahead (read_ahead_kb), not
   // by a fault of their own.
