@@ -767,5 +767,7 @@ def test_where_writes_go_prose(capsys):
     assert (rmap.writes[last_three_tenths] >= 2).all()
     extra = rmap.writes.astype(int) - rmap.evictions.astype(int)
     assert extra.sum() == 3206 and (extra > 0).sum() == 2708 and extra.min() == 0
+    resident = rmap.faults + rmap.readahead - rmap.evictions == 1
+    assert ((extra > 0) & resident).sum() == 750
     assert rmap.evictions.sum() == 17844 < w.pages["clock"].evictions.sum()  # the headline's prose
     assert last_fifth.sum() == 2 * 819 and last_three_tenths.sum() == 3 * 819  # of 8192 pages
