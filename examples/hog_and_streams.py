@@ -36,21 +36,27 @@ back some 6000 evictions after its own), clock as many out, with 4 more major fa
 readahead window that spans two turns leaves the next turn's first pages unreferenced through
 a stream block, where its hand can take them.
 
-The 2.4 VMs give in part of the way: rmap_aging swaps out 5031 pages, with 2.4.0's constants
-(aging=exponential) 11522, and 2.4.17's linux24_vscan 3957: it frees the streams' pages from
-its inactive list, but calls swap_out, which walks the hog's page tables, whenever too many
-of the pages it scans there are mapped (asked for one page at a time, the engine's default,
-which 2.4.17's try_to_free_pages never does, it swaps out only 326). The hog's size decides:
-at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB 10553 and 13869 (lru
-18183), while active_inactive and mglru still swap out nothing. freebsd swaps out 764 there
-(none with defer_swapspace_pageouts): the 512 frames the hog leaves cannot hold its inactive
-target of 924 pages (v_inactive_target, as vm_pageout sets it for 8192 pages), so the active
-scan that follows every inactive scan deactivates hog pages. 2.4.0 as it shipped (linux24_mq,
-no reverse map) swaps out 16144, 8681 even at 20 MiB: its swap_out halves the age of up to
-max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
-nr_active >> priority stream pages and stops at the first it deactivates; its swap-outs reach
-the disk as 780 writes (lru: 601), and its run takes 30.62 s. arc swaps out 8056 pages, yet
-its hog faults almost as often as under lru (1777 major faults).
+The 2.4 VMs give in part of the way: rmap_aging swaps out 8587 hog pages and reads 4704 back
+(page_launder_zone writes a page at the inactive_dirty tail and frees it on a later pass, and
+a page written to in between is written again), with 2.4.0's constants (aging=exponential)
+14279, and 2.4.17's linux24_vscan 2106 pages (2108 writes), of which it frees only 744: it
+frees the streams' pages from its inactive list, but calls swap_out, which walks the hog's
+page tables, whenever too many of the pages it scans there are mapped; swap_out unmaps a hog
+page into the swap cache, shrink_cache writes it when it reaches it and frees it when it comes
+round to it again, and a page the hog touches in between is mapped again (asked for one page
+at a time, the engine's default, which 2.4.17's try_to_free_pages never does, it swaps out only
+5). The hog's size decides: at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB
+13320 and 11054 (lru 18183), while active_inactive and mglru still swap out nothing. freebsd
+swaps out 764 there (none with defer_swapspace_pageouts): the 512 frames the hog leaves cannot
+hold its inactive target of 924 pages (v_inactive_target, as vm_pageout sets it for 8192 pages),
+so the active scan that follows every inactive scan deactivates hog pages. 2.4.0 as it shipped
+(linux24_mq, no reverse map) swaps out 16296, 8700 even at 20 MiB: its swap_out halves the age
+of up to max(rss >> 5, 8) = 224 hog ptes a call, while refill_inactive_scan halves at most
+nr_active >> priority stream pages and stops at the first it deactivates. Yet its run is shorter
+than lru's, 20.30 s against 25.81: page_launder's second loop writes every dirty page of
+inactive_dirty at once, and the disk serves those writes (666 requests; lru's 601) with half the
+seeks, 562 against 1121. arc swaps out 8056 pages, yet its hog faults almost as often as under
+lru (1777 major faults).
 
 Run: PYTHONPATH=_build/python /usr/bin/python3 examples/hog_and_streams.py
 """

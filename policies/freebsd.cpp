@@ -67,8 +67,16 @@
 //     else if (!(flags & PG_WINATCFLS) && pass == 0) { set PG_WINATCFLS; requeue }
 //                          -- dirty pages go round twice before they are laundered
 //     else if (anonymous && !swap_pageouts_ok) requeue   -- defer_swapspace_pageouts
-//     else vm_pageout_clean -> victim (the engine writes the page; FreeBSD would cycle the
-//                          now clean page once more before freeing it)
+//     else vm_pageout_clean -> victim, written at its eviction. vm_pageout_clean starts
+//                          the write, and the scan counts the page towards its shortage
+//                          ("--page_shortage ... to account for the (future) cleaned page");
+//                          when the write completes, swp_pager_async_iodone (5.0
+//                          sys/vm/swap_pager.c) caches it while memory is severely short:
+//                            if (!vm_page_count_severe() || !vm_page_try_to_cache(m))
+//                                    vm_page_protect(m, VM_PROT_READ);
+//                          and it is whenever this engine reclaims (no frame is free), so
+//                          the laundered page is freed as its write completes, not at a later
+//                          scan. (The engine frees its frame at once, the write queued.)
 //   active scan, after every inactive scan, from the head, at most one pass, while
 //   page_shortage > 0 (the victims still wanted + v_inactive_target - the inactive pages,
 //   signed; each deactivation counts one):

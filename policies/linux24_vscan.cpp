@@ -1,6 +1,7 @@
 // Linux 2.4.10+ VM (Andrea Arcangeli), as in 2.4.17: active/inactive lists without page->age,
-// file pages reclaimed from the inactive tail, anonymous pages by the swap_out hand that walks
-// each process's page tables in virtual-address order, process after process.
+// pages reclaimed from the inactive tail when no pte maps them: file pages, and anonymous pages
+// the swap_out hand has unmapped into the swap cache, walking each process's page tables in
+// virtual-address order, process after process; swap_out frees a never-written page at once.
 //
 // Sources: Linux 2.4.17 mm/swap.c mark_page_accessed (via activate_page); mm/vmscan.c
 // refill_inactive, shrink_cache, shrink_caches, try_to_free_pages_zone, swap_out,
@@ -42,8 +43,15 @@
 //     from the inactive tail, each page first moved to the inactive head:
 //       mapped (anonymous, not a readahead page):
 //                            if (--max_mapped < 0) { swap_out(); return; }  else skip
-//       otherwise: reclaim it, PG_referenced NOT checked (a dirty page is written by the
-//                  engine at eviction; 2.4.17 starts writepage and frees it on a later pass)
+//       otherwise (a file page, or an anonymous page in the swap cache without a pte),
+//                  PG_referenced NOT checked:
+//         dirty: writepage (ClearPageDirty; SetPageLaunder; writepage; continue): the
+//                engine's writeback (PageTableView::start_writeback), which counts the write
+//                now and leaves the page clean at the head, as if the write had completed
+//                by the time the scan comes round to it again; a file page written through
+//                write() (dirty buffers) takes the same course through try_to_release_page
+//                -> sync_page_buffers
+//         clean: reclaim it
 //
 //   swap_out: counter = mmlist_nr (the processes that have not exited); do {
 //       mm = swap_mm; while (mm's hand is at its end) { hand = 0; mm = next mm; swap_mm = mm }
@@ -51,18 +59,31 @@
 //         resident mapped page (pte_present) -> try_to_swap_out:
 //           ptep_test_and_clear_young -> mark_page_accessed, keep
 //           PageActive -> keep
-//           else unmap: here the page is nominated as a victim (2.4 unmaps it into the swap
-//                cache and shrink_cache frees it later; the engine evicts at once)
-//         stop when the wanted victims are found (2.4: SWAP_CLUSTER_MAX unmapped pages);
-//         the hand stays after the last page looked at
+//           else unmap it (ptep_get_and_clear; if (pte_dirty) set_page_dirty):
+//             in the swap cache already (swapped in, its slot kept): set_swap_pte, the page
+//                 stays on the inactive list where it is, in the swap cache without a pte;
+//             not in the swap cache, !PageDirty (never written): drop_pte, and the last
+//                 page_cache_release frees it: the victim;
+//             dirty: get_swap_page, add_to_swap_cache, set_page_dirty, set_swap_pte: in
+//                 the swap cache without a pte, as above (the engine gives the slot when it
+//                 writes the page)
+//           an unmapped page is on the inactive list, and only shrink_cache frees it, once
+//           it is clean: it is written when the scan reaches it, and freed when the scan
+//           comes round to it again; a touch in between finds it in the swap cache
+//           (do_swap_page: mapped again, mark_page_accessed), a hit here and a minor fault
+//           in 2.4
+//         each page unmapped or freed is "freeable" (try_to_swap_out returns 1); stop when
+//         as many are found as victims are still wanted (2.4: SWAP_CLUSTER_MAX); the hand
+//         stays after the last page looked at
 //     } while (--counter >= 0)
 //   The hand stays on one process until it has walked all of it, then moves to the next:
 //   whether a cold page is evicted depends on where it sits relative to its process's hand,
 //   not on its recency, which makes 2.4 quasi-random with respect to LRU.
 //
 //   Scanned (Counters::pages_scanned): every page refill_inactive and shrink_cache take from a
-//   list's tail (rotated, moved, skipped as mapped or the victim) and every resident mapped
-//   page swap_out_mm reaches (kept for its young bit or being active, or the victim).
+//   list's tail (rotated, moved, skipped as mapped, written or the victim) and every resident
+//   mapped page swap_out_mm reaches (kept for its young bit or being active, unmapped, or the
+//   victim).
 //
 //   process exit (free_on_exit; 2.4.17 kernel/fork.c mmput, then exit_mmap):
 //     if (swap_mm == mm) swap_mm = list_entry(mm->mmlist.next, struct mm_struct, mmlist);
@@ -96,7 +117,12 @@ class Linux24Vscan final : public Policy {
  public:
   explicit Linux24Vscan(const Params& /*params*/) {}
 
-  PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
+  PolicyTraits traits() const override {
+    PolicyTraits t;
+    t.needs_hits = true;
+    t.writes_back = true;  // shrink_cache's writepage
+    return t;
+  }
 
   // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
   // benefits from having the page's list node in cache.
@@ -125,7 +151,8 @@ class Linux24Vscan final : public Policy {
       return mark_page_accessed(a.page);
     }
     if (unmapped_[a.page]) {
-      // do_swap_page: lookup_swap_cache finds the readahead page; map it, mark it accessed.
+      // do_swap_page: lookup_swap_cache finds the page (read ahead, or unmapped by
+      // swap_out); map it, mark it accessed.
       unmapped_[a.page] = 0;
       mark_page_accessed(a.page);
     }
@@ -223,7 +250,11 @@ class Linux24Vscan final : public Policy {
       lists_.move_to_front(kInactive, p);
       if (view.kind(p) == PageKind::kAnon && !unmapped_[p]) {
         view.count_scanned(p);  // taken from the tail, whether skipped or the call to swap_out
-        if (--max_mapped < 0) return swap_out(want, view, out);
+        if (--max_mapped < 0) return swap_out(want - out.size(), view, out);
+        continue;
+      }
+      if (view.start_writeback(p)) {  // writepage; the page stays at the head
+        view.count_scanned(p);
         continue;
       }
       evict(p, out);
@@ -231,7 +262,8 @@ class Linux24Vscan final : public Policy {
     }
   }
 
-  void swap_out(std::size_t want, PageTableView& view, VictimList& out) {
+  // Unmaps or frees up to nr_pages pages.
+  void swap_out(std::size_t nr_pages, PageTableView& view, VictimList& out) {
     const std::size_t procs = hand_.size();
     for (std::size_t counter = 0; counter <= mmlist_nr_; ++counter) {
       std::size_t mm = swap_mm_;
@@ -240,12 +272,14 @@ class Linux24Vscan final : public Policy {
         mm = (mm + 1) % procs;
         swap_mm_ = mm;
       }
-      if (swap_out_mm(mm, want, view, out)) return;
+      nr_pages = swap_out_mm(mm, nr_pages, view, out);
+      if (nr_pages == 0) return;
     }
   }
 
-  // Returns true when the wanted victims are found.
-  bool swap_out_mm(std::size_t mm, std::size_t want, PageTableView& view, VictimList& out) {
+  // Returns how many of nr_pages are still to be unmapped or freed.
+  std::size_t swap_out_mm(std::size_t mm, std::size_t nr_pages, PageTableView& view,
+                          VictimList& out) {
     const std::size_t end = mm_end_[mm];
     while (hand_[mm] < end) {
       const PageId p = walk_.pages[hand_[mm]++];
@@ -259,10 +293,15 @@ class Linux24Vscan final : public Policy {
         view.count_scanned(p);
         continue;
       }
-      evict(p, out);
-      if (out.size() == want) return true;
+      if (view.dirty(p) || view.in_swap(p)) {
+        unmapped_[p] = 1;  // set_swap_pte: in the swap cache, on the inactive list
+        view.count_scanned(p);
+      } else {
+        evict(p, out);  // drop_pte: never written, freed
+      }
+      if (--nr_pages == 0) return 0;
     }
-    return false;
+    return nr_pages;
   }
 
   void evict(PageId p, VictimList& out) {
@@ -279,7 +318,7 @@ class Linux24Vscan final : public Policy {
 
   PageLists lists_;
   std::vector<std::uint8_t> pg_referenced_;
-  std::vector<std::uint8_t> unmapped_;  // in the swap cache by readahead, no pte yet
+  std::vector<std::uint8_t> unmapped_;  // in the swap cache without a pte (readahead, swap_out)
   // walk_.pages[walk_.begin[m] .. mm_end_[m]) = process m's anonymous pages in vpn order
   // (empty once it exited); hand_[m] = index of its swap_address in walk_.pages.
   AnonWalkOrder walk_;

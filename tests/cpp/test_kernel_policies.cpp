@@ -765,10 +765,13 @@ TEST_CASE("linux24_vscan: a write to a file page only sets PG_referenced (2.4.17
   // File pages F0 F1 F2, 2 frames. generic_file_write: "Mark it unlocked again and drop the
   // page.. SetPageReferenced(page)", no mark_page_accessed.
   // F0 read: inactive, referenced. F0 written: still inactive (a second mark_page_accessed
-  // would activate it). F1 read: inactive [F1' F0'].
+  // would activate it), and dirty. F1 read: inactive [F1' F0'].
   // F2*: prio 6..3: max_scan 2 / prio = 0; refill(0); prio 2: max_scan 1: the tail F0 is not
-  //   mapped -> reclaimed although referenced (written to its file): VICTIM F0.
-  // F1 read: a hit. 3 faults (4 if the write activated F0: F1 would be the victim).
+  //   mapped and dirty -> writepage (referenced or not), to the head: [F0' F1']. prio 1:
+  //   max_scan 2: the tail F1 -> VICTIM F1. F1 read: faults again, its reclaim takes the
+  //   tail F0, clean now.
+  // 4 faults, and F0 written once, by shrink_cache. (Had the write activated F0, the
+  // active list, which refill_inactive(0) never reaches, would keep it unwritten: 0 writes.)
   TraceBuilder b;
   b.add(1, 0, false, PageKind::kFile);
   b.add(1, 0, true, PageKind::kFile);
@@ -776,8 +779,46 @@ TEST_CASE("linux24_vscan: a write to a file page only sets PG_referenced (2.4.17
   b.add(1, 2, false, PageKind::kFile);
   b.add(1, 1, false, PageKind::kFile);
   const Counters c = run(std::move(b).build(), "linux24_vscan", 2);
-  CHECK(c.faults == 3);
+  CHECK(c.faults == 4);
   CHECK(c.file_writes == 1);
+  CHECK(c.writebacks == 1);
+  CHECK(c.evictions_dirty == 0);
+}
+
+TEST_CASE(
+    "linux24_vscan: swap_out unmaps a dirty page into the swap cache, shrink_cache "
+    "writes it, then frees it; a never-written page is freed at once") {
+  // One process, anonymous pages 0..3 at vpns 0..3; 0 and 2 written, 1 read. ' = PG_referenced,
+  // y = pte young, u = unmapped (in the swap cache, no pte); lists head..tail.
+  // Faults 0 1 2: inactive [2'y 1'y 0'y].
+  // Reclaim 1 (want 1), cycle 0: prio 6..4: max_scan 3 / p = 0. prio 3: max_scan 1,
+  //   max_mapped 0: tail 0 mapped -> swap_out(1): 0, 1, 2 young -> mark_page_accessed ->
+  //   active (PG_referenced was set); the second round finds them active: active [2 1 0].
+  //   prio 2: refill(1 * 3 / 2 = 1): 0 -> inactive [0']; max_scan 1 / 2 = 0. prio 1:
+  //   refill(1 * 2 / 4 = 0); max_scan 1: tail 0 mapped -> swap_out(1) from the start: 0 not
+  //   young, inactive, dirty -> unmapped into the swap cache: [0'u]; one page done.
+  //   Cycle 1: prio 6..2: max_scan 1 / p = 0; prio 1: tail 0 unmapped and dirty ->
+  //   writepage: WRITTEN 0. Cycle 2, prio 1: tail 0 unmapped, clean -> VICTIM 0.
+  // (Evicting at swap_out's nomination, as before 2.4's swap cache was modelled: the same
+  // victim, written at its eviction, and no writeback.)
+  // Fault 3 (written): inactive [3'y], active [2 1]. Reclaim 2, cycle 0: prio 6..2: refill(
+  //   1 * 2 / 4 = 0), max_scan 0. prio 1: max_scan 1: tail 3 mapped -> swap_out(1) from
+  //   vpn 1: 1, 2 active; 3 young -> active; the second round finds 1 2 3 active.
+  //   Cycle 1: prio 6: refill(1 * 3 / 2 = 1): 1 -> inactive [1']; max_scan 0 until prio 1:
+  //   tail 1 mapped -> swap_out(1) from the start: 1 not young, inactive, never written and
+  //   not in the swap cache -> drop_pte frees it: VICTIM 1, nothing written.
+  TraceBuilder b;
+  for (std::uint64_t vpn : {0u, 1u, 2u, 3u}) b.add(1, vpn, vpn == 0 || vpn >= 2);
+  const Trace t = std::move(b).build();
+  Driver d(t, "linux24_vscan", 8, Params{});
+  d.fault(0, true);
+  d.fault(1);
+  d.fault(2, true);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.written() == std::vector<PageId>{0});
+  d.fault(3, true);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.written() == std::vector<PageId>{0});
 }
 
 TEST_CASE("linux24_vscan: refill_inactive(n) looks at n pages, rotated ones included (2.4.17)") {
