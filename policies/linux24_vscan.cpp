@@ -95,9 +95,13 @@
 //   first one unlinks the mm. A process without anonymous pages gets no on_free, so it stays
 //   counted in mmlist_nr; its walk is empty, so swap_out never stops on it.
 //
-//   When priority 1 still leaves victims wanted, 2.4.17 would go out of memory; here the
-//   cycle is retried (each pass clears referenced and young bits, so it converges) and, as
-//   a last resort, the inactive then the active tail is evicted.
+//   When priority 1 still leaves victims wanted, try_to_free_pages_zone calls out_of_memory,
+//   which kills nothing while swap is left ("Enough swap space left?  Not OOM."), and
+//   __alloc_pages retries an order-0 allocation until it succeeds: the cycle of priorities is
+//   retried. Each cycle clears referenced and young bits, unmaps, writes and frees, so it
+//   converges: a dirty page takes three visits (swap_out's, and shrink_cache's two), and
+//   qsbench 1.5x the size of memory needs up to 9 cycles. As a safety net, after
+//   kMaxCycles cycles the inactive then the active tail is evicted.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -112,6 +116,7 @@ namespace {
 constexpr std::size_t kActive = 0;
 constexpr std::size_t kInactive = 1;
 constexpr unsigned kDefPriority = 6;
+constexpr int kMaxCycles = 64;  // of priorities 6..1 in one reclaim (see the header)
 
 class Linux24Vscan final : public Policy {
  public:
@@ -176,7 +181,7 @@ class Linux24Vscan final : public Policy {
 
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     if (walk_.begin.empty()) build_walk_order(view.trace());
-    for (int cycle = 0; cycle < 3 && out.size() < want; ++cycle) {
+    for (int cycle = 0; cycle < kMaxCycles && out.size() < want; ++cycle) {
       for (unsigned priority = kDefPriority; priority >= 1 && out.size() < want; --priority) {
         const std::size_t nr_pages = want - out.size();
         refill_inactive(nr_pages * lists_.size(kActive) / ((lists_.size(kInactive) + 1) * 2), view);
