@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "helpers.hpp"
+#include "pagesim/generators.hpp"
 #include "random_traces.hpp"
 
 namespace pagesim {
@@ -819,6 +820,21 @@ TEST_CASE(
   d.fault(3, true);
   CHECK(d.reclaim(1) == std::vector<PageId>{1});
   CHECK(d.written() == std::vector<PageId>{0});
+}
+
+TEST_CASE("linux24_vscan: a reclaim retries its priorities until the swap cache frees a page") {
+  // 2.4.17's __alloc_pages retries an order-0 allocation until try_to_free_pages succeeds, and
+  // a dirty page is freed at its third visit (unmapped, written, freed), so no reclaim should
+  // give up and evict a page dirty: every swap-out is shrink_cache's writepage. qsbench -m 2,
+  // 1.5x the size of memory, no readahead, needs up to 9 cycles of priorities 6..1 (with at
+  // most 3, 19 reclaims gave up and evicted the inactive tail dirty).
+  QsbenchOptions o;
+  o.mib = 2;
+  const Trace t = generate_qsbench(o);
+  const Counters c = run(t, "linux24_vscan", static_cast<std::int64_t>(t.num_pages() * 2 / 3));
+  CHECK(c.swap_outs > 0);
+  CHECK(c.evictions_dirty == 0);
+  CHECK(c.writebacks == c.swap_outs);
 }
 
 TEST_CASE("linux24_vscan: refill_inactive(n) looks at n pages, rotated ones included (2.4.17)") {
