@@ -67,16 +67,32 @@
 //     else if (!(flags & PG_WINATCFLS) && pass == 0) { set PG_WINATCFLS; requeue }
 //                          -- dirty pages go round twice before they are laundered
 //     else if (anonymous && !swap_pageouts_ok) requeue   -- defer_swapspace_pageouts
-//     else vm_pageout_clean -> victim, written at its eviction. vm_pageout_clean starts
-//                          the write, and the scan counts the page towards its shortage
-//                          ("--page_shortage ... to account for the (future) cleaned page");
-//                          when the write completes, swp_pager_async_iodone (5.0
-//                          sys/vm/swap_pager.c) caches it while memory is severely short:
+//     else vm_pageout_clean -> victim. vm_pageout_clean writes the page with the dirty
+//                          inactive pages next to it (the cluster, below), and the scan
+//                          counts it towards its shortage ("--page_shortage ... to account
+//                          for the (future) cleaned page"); when the write completes,
+//                          swp_pager_async_iodone (5.0 sys/vm/swap_pager.c) caches it while
+//                          memory is severely short:
 //                            if (!vm_page_count_severe() || !vm_page_try_to_cache(m))
 //                                    vm_page_protect(m, VM_PROT_READ);
 //                          and it is whenever this engine reclaims (no frame is free), so
 //                          the laundered page is freed as its write completes, not at a later
-//                          scan. (The engine frees its frame at once, the write queued.)
+//                          scan: here a writeback (PageTableView::start_writeback), then the
+//                          victim, evicted clean. (The engine frees its frame at once, the
+//                          write queued.)
+//
+//   vm_pageout_clean's cluster (5.0 sys/vm/vm_pageout.c), for an anonymous page: its
+//   process's anonymous memory is one object, pindex = vpn. From the page, backwards first,
+//   then forwards, then backwards again if room remains, take each next page while it is
+//   resident (vm_page_lookup), dirty and on the inactive queue, up to vm_pageout_page_count
+//   (8 under 2000 frames, else 16) pages in all; the backward run also stops after a page
+//   whose vpn is a multiple of vm_pageout_page_count ("alignment boundry, stop here and
+//   switch directions"). vm_pageout_flush writes the cluster in vpn order, the swap pager on
+//   consecutive blocks: the engine's writebacks in that order, on consecutive slots. The other
+//   pages of the cluster stay where they are on the inactive queue, clean (under a severe
+//   shortage FreeBSD would cache them too as their write completes; here the scan frees them
+//   when it reaches them, clean). A file page is laundered alone: the model does not know
+//   which file a file page belongs to.
 //   active scan, after every inactive scan, from the head, at most one pass, while
 //   page_shortage > 0 (the victims still wanted + v_inactive_target - the inactive pages,
 //   signed; each deactivation counts one):
@@ -104,7 +120,6 @@
 //     free memory fell below v_free_min, so from then on the reclaim pages out.
 //   - vm_pageout_algorithm=1 (parameter pageout_algorithm=1): deactivate on the first
 //     unreferenced active scan (plain LRU-like), as the sysctl.
-//   - Laundering clusters (up to 16 adjacent dirty pages of an object) are not modelled.
 //   - maxlaunder (a pass-0 scan launders at most vm_max_launder = 32 dirty pages, and leaves
 //     the dirty pages it meets after that in place) is not modelled: it binds only when a
 //     reclaim wants more than 32 victims (the engine's high_watermark above 32).
@@ -124,6 +139,7 @@
 
 #include "pagesim/page_list.hpp"
 #include "pagesim/registry.hpp"
+#include "pagesim/walk_order.hpp"
 
 namespace pagesim {
 namespace {
@@ -141,7 +157,12 @@ class FreeBsd final : public Policy {
       : defer_swapspace_pageouts_(params.get_bool("defer_swapspace_pageouts", false)),
         pageout_algorithm_(params.get_int("pageout_algorithm", 0, 0, 1) == 1) {}
 
-  PolicyTraits traits() const override { return {/*needs_hits=*/true, /*needs_future=*/false}; }
+  PolicyTraits traits() const override {
+    PolicyTraits t;
+    t.needs_hits = true;
+    t.writes_back = true;  // vm_pageout_clean's cluster
+    return t;
+  }
 
   // A fault inserts the page's list node; a hit on a file page also unlinks it, which needs
   // its neighbours (stage 1). Hits on anonymous pages only set the pte young bit.
@@ -153,6 +174,8 @@ class FreeBsd final : public Policy {
     act_count_.assign(num_pages, 0);
     flags_.assign(num_pages, 0);
     inactive_target_ = v_inactive_target(frames);
+    pageout_page_count_ = frames < 2000 ? 8 : 16;
+    walk_ = AnonWalkOrder{};
     dirty_anon_resident_ = 0;
     next_pass_ = 0;
   }
@@ -361,6 +384,7 @@ class FreeBsd final : public Policy {
         lists_.move_to_front(kInactive, p);
         view.count_scanned(p);
       } else {
+        vm_pageout_clean(p, view);
         evict(p, out);
       }
     }
@@ -412,6 +436,64 @@ class FreeBsd final : public Policy {
     return true;
   }
 
+  // Writes dirty page p with its cluster (see the header), in vpn order.
+  void vm_pageout_clean(PageId p, PageTableView& view) {
+    if (view.kind(p) != PageKind::kAnon) {
+      view.start_writeback(p);
+      return;
+    }
+    if (walk_.begin.empty()) build_walk_order(view.trace());
+    const std::size_t at = walk_at_[p];
+    const std::size_t begin = walk_.begin[view.proc(p)];
+    const std::size_t end = walk_.begin[view.proc(p) + 1];
+    const std::uint64_t pindex = view.trace().page_vpn(p);
+    // The page at pindex + d (d may be negative), if it may join the cluster.
+    auto clusterable = [&](std::ptrdiff_t d) {
+      const auto i = static_cast<std::ptrdiff_t>(at) + d;
+      if (i < static_cast<std::ptrdiff_t>(begin) || i >= static_cast<std::ptrdiff_t>(end)) {
+        return false;
+      }
+      const PageId q = walk_.pages[static_cast<std::size_t>(i)];
+      return view.trace().page_vpn(q) == pindex + static_cast<std::uint64_t>(d) &&
+             view.resident(q) && view.dirty(q) && lists_.contains(kInactive, q);
+    };
+    std::size_t count = 1;
+    std::size_t ib = 1;  // 0 once the backward run has stopped for good
+    std::size_t is = 1;
+    std::size_t first = at;
+    for (;;) {
+      while (ib != 0 && count < pageout_page_count_) {
+        if (ib > pindex || !clusterable(-static_cast<std::ptrdiff_t>(ib))) {
+          ib = 0;
+          break;
+        }
+        first = at - ib;
+        ++count;
+        ++ib;
+        if ((pindex - (ib - 1)) % pageout_page_count_ == 0) break;  // alignment boundary
+      }
+      while (count < pageout_page_count_ && clusterable(static_cast<std::ptrdiff_t>(is))) {
+        ++count;
+        ++is;
+      }
+      if (ib == 0 || count >= pageout_page_count_) break;
+    }
+    for (std::size_t i = first; i < first + count; ++i) {
+      const PageId q = walk_.pages[i];
+      view.start_writeback(q);
+      if (q != p && (flags_[q] & kDirtyAnon)) {  // clean now, and resident
+        flags_[q] &= static_cast<std::uint8_t>(~kDirtyAnon);
+        --dirty_anon_resident_;
+      }
+    }
+  }
+
+  void build_walk_order(const Trace& trace) {
+    walk_.build(trace);
+    walk_at_.assign(trace.num_pages(), 0);
+    for (std::size_t i = 0; i < walk_.pages.size(); ++i) walk_at_[walk_.pages[i]] = i;
+  }
+
   // The victim leaves its queue, but stays counted in dirty_anon_resident_ until on_evict: it
   // is resident until the reclaim ends, and vm_page_count_min() does not change while the scan
   // goes on (a laundered page is not free until its write completes), so a reclaim of several
@@ -442,6 +524,11 @@ class FreeBsd final : public Policy {
   std::vector<std::uint8_t> act_count_;
   std::vector<std::uint8_t> flags_;
   std::size_t inactive_target_ = 0;
+  std::size_t pageout_page_count_ = 16;  // vm_pageout_page_count: a cluster's pages at most
+  // Every process's anonymous pages in vpn order (its object's pages by pindex), and where
+  // each page is in it; built at the first launder.
+  AnonWalkOrder walk_;
+  std::vector<std::size_t> walk_at_;
   std::size_t dirty_anon_resident_ = 0;
   unsigned next_pass_ = 0;  // the pass the next reclaim's first scan runs with
   bool free_min_ = false;   // in select_victims: stuck, so vm_page_count_min() (see header)

@@ -1055,7 +1055,9 @@ TEST_CASE("freebsd: with defer_swapspace_pageouts, a batch reclaim launders all 
   // vm_page_count_min() (here: every resident page a dirty anonymous page) does not change
   // while a reclaim launders: a laundered page is not free until its write completes.
   // pageout_algorithm=1, defer, 8 frames (v_inactive_target 2). Anonymous A, B, C, D written
-  // (ids 0-3). Lists head..tail; "scanned" counts the scans that keep a page (count_scanned).
+  // (ids 0-3) at vpns 0, 2, 4, 6: no two next to each other, so that each launder writes its
+  // page alone (vm_pageout_clean's cluster). Lists head..tail; "scanned" counts the scans that
+  // keep a page (count_scanned).
   // Faults A, B: active [A B], act 5, PG_REFERENCED, young.
   // Reclaim 1 (1 victim), pass 0: inactive empty. Active scan (1 + 2): A, B have 2 references
   //   each, act 10; 2 scanned. Pass 1: the active scan deactivates both (act 9), inactive
@@ -1069,7 +1071,7 @@ TEST_CASE("freebsd: with defer_swapspace_pageouts, a batch reclaim launders all 
   // 8 scanned in all. (Had B left the dirty anonymous count when chosen, pass 3 would have
   // deferred C and D, found itself stuck, and laundered C at pass 4: 10 scanned.)
   TraceBuilder b;
-  for (std::uint64_t p : {0u, 1u, 2u, 3u}) b.add(1, p, true);
+  for (std::uint64_t p : {0u, 1u, 2u, 3u}) b.add(1, 2 * p, true);
   const Trace t = std::move(b).build();
   Driver d(t, "freebsd", 8, Params{{"defer_swapspace_pageouts", true}, {"pageout_algorithm", 1}});
   d.fault(0, true);
@@ -1080,6 +1082,38 @@ TEST_CASE("freebsd: with defer_swapspace_pageouts, a batch reclaim launders all 
   CHECK(d.reclaim(2) == std::vector<PageId>{1, 2});
   CHECK(d.scanned() == 8);
   CHECK(probe_freebsd(d.policy(), 3) == freebsd_state(1, false, false, 9));
+}
+
+TEST_CASE("freebsd: vm_pageout_clean writes the dirty inactive pages next to its page") {
+  // One process, anonymous pages faulted in this order (id: vpn): 0: 9, 1: 3, 2: 4, 3: 5,
+  // 4: 6, 5: 7, 6: 8, 7: 10, 8: 11, 9: 12 written, 10: 13 read; no page at vpn 2.
+  // 40 frames: v_inactive_target 10, vm_pageout_page_count 8 (under 2000 frames).
+  // pageout_algorithm=1. Faults: active, act 5, PG_REFERENCED, pte young.
+  // Reclaim 1 (1 victim): pass 0: inactive empty; active scan (shortage 1 + 10 - 0 = 11): two
+  //   references each, act 10. Pass 1: the active scan deactivates all 11 in order:
+  //   inactive, from where scans start: vpn 9 3 4 5 6 7 8 10 11 12 13. Pass 2: vpn 9 dirty,
+  //   unreferenced, pass > 0 -> vm_pageout_clean: backwards, vpn 8 joins, and 8 % 8 == 0 (the
+  //   alignment boundary) turns the run forwards: 10, 11, 12 join, 13 is clean: 5 pages;
+  //   backwards again: 7, 6, 5 join: 8 pages, the most. Written in vpn order: 5 6 7 8 9 10 11
+  //   12 (ids 3 4 5 6 0 7 8 9); VICTIM vpn 9 (id 0), evicted clean.
+  // Reclaim 2: the pass ended at 2, so this one starts at 1. Vpn 3 (id 1) dirty -> launder:
+  //   backwards, vpn 2 has no page (vm_page_lookup finds none); forwards, vpn 4 joins, vpn 5
+  //   was written by the first cluster, clean: written 3 4 (ids 1 2); VICTIM id 1.
+  // Reclaim 3 (pass 0): vpn 4 (id 2) is clean and unreferenced -> vm_page_cache: VICTIM id 2,
+  //   nothing written.
+  TraceBuilder b;
+  for (std::uint64_t vpn : {9u, 3u, 4u, 5u, 6u, 7u, 8u, 10u, 11u, 12u, 13u}) {
+    b.add(1, vpn, vpn != 13);
+  }
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 40, Params{{"pageout_algorithm", 1}});
+  for (PageId p = 0; p < 11; ++p) d.fault(p, p != 10);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.written() == std::vector<PageId>{3, 4, 5, 6, 0, 7, 8, 9});
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.written() == std::vector<PageId>{3, 4, 5, 6, 0, 7, 8, 9, 1, 2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.written().size() == 10);
 }
 
 TEST_CASE("freebsd: a file page read once leaves before an active anonymous page (use-once)") {
