@@ -443,42 +443,35 @@ class FreeBsd final : public Policy {
       return;
     }
     if (walk_.begin.empty()) build_walk_order(view.trace());
-    const std::size_t at = walk_at_[p];
+    // Process m's pages are walk_.pages[begin, end), their vpns walk_vpn_ (ascending): the
+    // page at vpn v - 1 (v + 1), if there is one, is right before (after) v's.
     const std::size_t begin = walk_.begin[view.proc(p)];
     const std::size_t end = walk_.begin[view.proc(p) + 1];
-    const std::uint64_t pindex = view.trace().page_vpn(p);
-    // The page at pindex + d (d may be negative), if it may join the cluster.
-    auto clusterable = [&](std::ptrdiff_t d) {
-      const auto i = static_cast<std::ptrdiff_t>(at) + d;
-      if (i < static_cast<std::ptrdiff_t>(begin) || i >= static_cast<std::ptrdiff_t>(end)) {
-        return false;
-      }
-      const PageId q = walk_.pages[static_cast<std::size_t>(i)];
-      return view.trace().page_vpn(q) == pindex + static_cast<std::uint64_t>(d) &&
-             view.resident(q) && view.dirty(q) && lists_.contains(kInactive, q);
+    auto joins = [&](std::size_t i, std::uint64_t vpn) {
+      const PageId q = walk_.pages[i];
+      return walk_vpn_[i] == vpn && view.resident(q) && view.dirty(q) &&
+             lists_.contains(kInactive, q);
     };
-    std::size_t count = 1;
-    std::size_t ib = 1;  // 0 once the backward run has stopped for good
-    std::size_t is = 1;
-    std::size_t first = at;
+    std::size_t first = walk_at_[p];  // the cluster: walk_.pages[first, last]
+    std::size_t last = first;
+    auto size = [&] { return last - first + 1; };
+    bool backward = true;  // false once the backward run has stopped for good
     for (;;) {
-      while (ib != 0 && count < pageout_page_count_) {
-        if (ib > pindex || !clusterable(-static_cast<std::ptrdiff_t>(ib))) {
-          ib = 0;
+      while (backward && size() < pageout_page_count_) {
+        if (first == begin || !joins(first - 1, walk_vpn_[first] - 1)) {
+          backward = false;
           break;
         }
-        first = at - ib;
-        ++count;
-        ++ib;
-        if ((pindex - (ib - 1)) % pageout_page_count_ == 0) break;  // alignment boundary
+        --first;
+        if (walk_vpn_[first] % pageout_page_count_ == 0) break;  // alignment boundary
       }
-      while (count < pageout_page_count_ && clusterable(static_cast<std::ptrdiff_t>(is))) {
-        ++count;
-        ++is;
+      while (size() < pageout_page_count_ && last + 1 < end &&
+             joins(last + 1, walk_vpn_[last] + 1)) {
+        ++last;
       }
-      if (ib == 0 || count >= pageout_page_count_) break;
+      if (!backward || size() >= pageout_page_count_) break;
     }
-    for (std::size_t i = first; i < first + count; ++i) {
+    for (std::size_t i = first; i <= last; ++i) {
       const PageId q = walk_.pages[i];
       view.start_writeback(q);
       if (q != p && (flags_[q] & kDirtyAnon)) {  // clean now, and resident
@@ -491,7 +484,11 @@ class FreeBsd final : public Policy {
   void build_walk_order(const Trace& trace) {
     walk_.build(trace);
     walk_at_.assign(trace.num_pages(), 0);
-    for (std::size_t i = 0; i < walk_.pages.size(); ++i) walk_at_[walk_.pages[i]] = i;
+    walk_vpn_.resize(walk_.pages.size());
+    for (std::size_t i = 0; i < walk_.pages.size(); ++i) {
+      walk_at_[walk_.pages[i]] = static_cast<std::uint32_t>(i);
+      walk_vpn_[i] = trace.page_vpn(walk_.pages[i]);
+    }
   }
 
   // The victim leaves its queue, but stays counted in dirty_anon_resident_ until on_evict: it
@@ -525,10 +522,11 @@ class FreeBsd final : public Policy {
   std::vector<std::uint8_t> flags_;
   std::size_t inactive_target_ = 0;
   std::size_t pageout_page_count_ = 16;  // vm_pageout_page_count: a cluster's pages at most
-  // Every process's anonymous pages in vpn order (its object's pages by pindex), and where
-  // each page is in it; built at the first launder.
+  // Every process's anonymous pages in vpn order (its object's pages by pindex), their vpns,
+  // and where each page is in it; built at the first launder.
   AnonWalkOrder walk_;
-  std::vector<std::size_t> walk_at_;
+  std::vector<std::uint64_t> walk_vpn_;
+  std::vector<std::uint32_t> walk_at_;
   std::size_t dirty_anon_resident_ = 0;
   unsigned next_pass_ = 0;  // the pass the next reclaim's first scan runs with
   bool free_min_ = false;   // in select_victims: stuck, so vm_page_count_min() (see header)
