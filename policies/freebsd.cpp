@@ -81,8 +81,9 @@
 //                          victim, evicted clean. (The engine frees its frame at once, the
 //                          write queued.)
 //
-//   vm_pageout_clean's cluster (5.0 sys/vm/vm_pageout.c), for an anonymous page: its
-//   process's anonymous memory is one object, pindex = vpn. From the page, backwards first,
+//   vm_pageout_clean's cluster (5.0 sys/vm/vm_pageout.c). A process's anonymous memory is
+//   one object, and so are its file pages (the engine's convention: they stand for one file,
+//   their vpns for its offsets); pindex = vpn. From the page, backwards first,
 //   then forwards, then backwards again if room remains, take each next page while it is
 //   resident (vm_page_lookup), dirty and on the inactive queue, up to vm_pageout_page_count
 //   (8 under 2000 frames, else 16) pages in all; the backward run also stops after a page
@@ -91,8 +92,7 @@
 //   consecutive blocks: the engine's writebacks in that order, on consecutive slots. The other
 //   pages of the cluster stay where they are on the inactive queue, clean (under a severe
 //   shortage FreeBSD would cache them too as their write completes; here the scan frees them
-//   when it reaches them, clean). A file page is laundered alone: the model does not know
-//   which file a file page belongs to.
+//   when it reaches them, clean).
 //   active scan, after every inactive scan, from the head, at most one pass, while
 //   page_shortage > 0 (the victims still wanted + v_inactive_target - the inactive pages,
 //   signed; each deactivation counts one):
@@ -175,7 +175,7 @@ class FreeBsd final : public Policy {
     flags_.assign(num_pages, 0);
     inactive_target_ = v_inactive_target(frames);
     pageout_page_count_ = frames < 2000 ? 8 : 16;
-    walk_ = AnonWalkOrder{};
+    objects_[0] = VpnOrder{};
     dirty_anon_resident_ = 0;
     next_pass_ = 0;
   }
@@ -438,41 +438,38 @@ class FreeBsd final : public Policy {
 
   // Writes dirty page p with its cluster (see the header), in vpn order.
   void vm_pageout_clean(PageId p, PageTableView& view) {
-    if (view.kind(p) != PageKind::kAnon) {
-      view.start_writeback(p);
-      return;
-    }
-    if (walk_.begin.empty()) build_walk_order(view.trace());
-    // Process m's pages are walk_.pages[begin, end), their vpns walk_vpn_ (ascending): the
+    if (objects_[0].begin.empty()) build_objects(view.trace());
+    // p's object: the pages object.pages[begin, end), their vpns vpns (ascending), so that the
     // page at vpn v - 1 (v + 1), if there is one, is right before (after) v's.
-    const std::size_t begin = walk_.begin[view.proc(p)];
-    const std::size_t end = walk_.begin[view.proc(p) + 1];
+    const std::size_t k = view.kind(p) == PageKind::kAnon ? 0 : 1;
+    const VpnOrder& object = objects_[k];
+    const std::vector<std::uint64_t>& vpns = object_vpns_[k];
+    const std::size_t begin = object.begin[view.proc(p)];
+    const std::size_t end = object.begin[view.proc(p) + 1];
     auto joins = [&](std::size_t i, std::uint64_t vpn) {
-      const PageId q = walk_.pages[i];
-      return walk_vpn_[i] == vpn && view.resident(q) && view.dirty(q) &&
-             lists_.contains(kInactive, q);
+      const PageId q = object.pages[i];
+      return vpns[i] == vpn && view.resident(q) && view.dirty(q) && lists_.contains(kInactive, q);
     };
-    std::size_t first = walk_at_[p];  // the cluster: walk_.pages[first, last]
+    std::size_t first = object_at_[p];  // the cluster: object.pages[first, last]
     std::size_t last = first;
     auto size = [&] { return last - first + 1; };
     bool backward = true;  // false once the backward run has stopped for good
     for (;;) {
       while (backward && size() < pageout_page_count_) {
-        if (first == begin || !joins(first - 1, walk_vpn_[first] - 1)) {
+        if (first == begin || !joins(first - 1, vpns[first] - 1)) {
           backward = false;
           break;
         }
         --first;
-        if (walk_vpn_[first] % pageout_page_count_ == 0) break;  // alignment boundary
+        if (vpns[first] % pageout_page_count_ == 0) break;  // alignment boundary
       }
-      while (size() < pageout_page_count_ && last + 1 < end &&
-             joins(last + 1, walk_vpn_[last] + 1)) {
+      while (size() < pageout_page_count_ && last + 1 < end && joins(last + 1, vpns[last] + 1)) {
         ++last;
       }
       if (!backward || size() >= pageout_page_count_) break;
     }
     for (std::size_t i = first; i <= last; ++i) {
-      const PageId q = walk_.pages[i];
+      const PageId q = object.pages[i];
       view.start_writeback(q);
       if (q != p && (flags_[q] & kDirtyAnon)) {  // clean now, and resident
         flags_[q] &= static_cast<std::uint8_t>(~kDirtyAnon);
@@ -481,13 +478,15 @@ class FreeBsd final : public Policy {
     }
   }
 
-  void build_walk_order(const Trace& trace) {
-    walk_.build(trace);
-    walk_at_.assign(trace.num_pages(), 0);
-    walk_vpn_.resize(walk_.pages.size());
-    for (std::size_t i = 0; i < walk_.pages.size(); ++i) {
-      walk_at_[walk_.pages[i]] = static_cast<std::uint32_t>(i);
-      walk_vpn_[i] = trace.page_vpn(walk_.pages[i]);
+  void build_objects(const Trace& trace) {
+    object_at_.assign(trace.num_pages(), 0);
+    for (std::size_t k = 0; k < 2; ++k) {
+      objects_[k].build(trace, k == 0 ? PageKind::kAnon : PageKind::kFile);
+      object_vpns_[k].resize(objects_[k].pages.size());
+      for (std::size_t i = 0; i < objects_[k].pages.size(); ++i) {
+        object_at_[objects_[k].pages[i]] = static_cast<std::uint32_t>(i);
+        object_vpns_[k][i] = trace.page_vpn(objects_[k].pages[i]);
+      }
     }
   }
 
@@ -522,11 +521,11 @@ class FreeBsd final : public Policy {
   std::vector<std::uint8_t> flags_;
   std::size_t inactive_target_ = 0;
   std::size_t pageout_page_count_ = 16;  // vm_pageout_page_count: a cluster's pages at most
-  // Every process's anonymous pages in vpn order (its object's pages by pindex), their vpns,
-  // and where each page is in it; built at the first launder.
-  AnonWalkOrder walk_;
-  std::vector<std::uint64_t> walk_vpn_;
-  std::vector<std::uint32_t> walk_at_;
+  // The objects, by pindex: every process's anonymous pages [0] and file pages [1] in vpn
+  // order, their vpns, and where each page is in its object; built at the first launder.
+  VpnOrder objects_[2];
+  std::vector<std::uint64_t> object_vpns_[2];
+  std::vector<std::uint32_t> object_at_;
   std::size_t dirty_anon_resident_ = 0;
   unsigned next_pass_ = 0;  // the pass the next reclaim's first scan runs with
   bool free_min_ = false;   // in select_victims: stuck, so vm_page_count_min() (see header)

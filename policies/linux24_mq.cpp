@@ -175,7 +175,7 @@ class Linux24Mq final : public Policy {
     mapped_.assign(num_pages, 0);
     num_physpages_ = frames;
     memory_pressure_ = 0;
-    walk_ = AnonWalkOrder{};
+    walk_ = VpnOrder{};
     hand_.clear();
     swap_cnt_.clear();
     rss_.clear();
@@ -460,7 +460,7 @@ class Linux24Mq final : public Policy {
   std::size_t memory_pressure_ = 0;
   // Per mm (process): its anonymous pages in walk order, swap_address as an index into
   // walk_.pages, swap_cnt, rss (mapped pages).
-  AnonWalkOrder walk_;
+  VpnOrder walk_;
   std::vector<std::size_t> hand_;
   std::vector<std::size_t> swap_cnt_;
   std::vector<std::size_t> rss_;

@@ -140,7 +140,7 @@ class Linux24Vscan final : public Policy {
     lists_.reset(num_pages, 2);
     pg_referenced_.assign(num_pages, 0);
     unmapped_.assign(num_pages, 0);
-    walk_ = AnonWalkOrder{};
+    walk_ = VpnOrder{};
     mm_end_.clear();
     hand_.clear();
     swap_mm_ = 0;
@@ -326,7 +326,7 @@ class Linux24Vscan final : public Policy {
   std::vector<std::uint8_t> unmapped_;  // in the swap cache without a pte (readahead, swap_out)
   // walk_.pages[walk_.begin[m] .. mm_end_[m]) = process m's anonymous pages in vpn order
   // (empty once it exited); hand_[m] = index of its swap_address in walk_.pages.
-  AnonWalkOrder walk_;
+  VpnOrder walk_;
   std::vector<std::size_t> mm_end_;
   std::vector<std::size_t> hand_;
   std::size_t swap_mm_ = 0;

@@ -1116,6 +1116,27 @@ TEST_CASE("freebsd: vm_pageout_clean writes the dirty inactive pages next to its
   CHECK(d.written().size() == 10);
 }
 
+TEST_CASE("freebsd: a process's dirty file pages are laundered together (its one file)") {
+  // File pages written, in this order (id: vpn): 0: 1, 1: 0, 2: 2. A process's file pages
+  // stand for one file and their vpns for its offsets (the engine's convention), so they make
+  // one object for vm_pageout_clean. 40 frames (vm_pageout_page_count 8, v_inactive_target 10).
+  // Faults: allocbuf, vfs_vmio_release: inactive, unreferenced, in fault order.
+  // Reclaim 1, pass 0: each is dirty without PG_WINATCFLS: flagged and requeued (vpn 1 0 2);
+  //   the active scan has no page. Pass 1: vpn 1 -> vm_pageout_clean: backwards, vpn 0 joins
+  //   and is aligned (0 % 8 == 0): forwards, vpn 2 joins; backwards again, nothing before
+  //   vpn 0. Written: vpn 0 1 2 (ids 1 0 2); VICTIM id 0.
+  // Reclaim 2 (pass 0): vpn 0 is clean -> vm_page_cache: VICTIM id 1, nothing written.
+  TraceBuilder b;
+  for (std::uint64_t vpn : {1u, 0u, 2u}) b.add(1, vpn, true, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "freebsd", 40, Params{});
+  for (PageId p = 0; p < 3; ++p) d.fault(p, true);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.written() == std::vector<PageId>{1, 0, 2});
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.written().size() == 3);
+}
+
 TEST_CASE("freebsd: a file page read once leaves before an active anonymous page (use-once)") {
   // Anonymous A (read, id 0); file pages F1 (id 1) and F2 (id 2), read once each.
   // 8 frames (v_inactive_target 2). Lists head..tail, as the scans meet them.
