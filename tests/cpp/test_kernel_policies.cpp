@@ -1579,6 +1579,33 @@ TEST_CASE("mglru: saturated refs are protected; a refault with refs >= 3 comes b
   CHECK(probe_mglru(d.policy(), 0) == 1 * 8 + 3);
 }
 
+TEST_CASE("mglru: a dirty file page waits one generation for its writeback, then goes") {
+  // File pages F0 (written), F1, F2 (read) = ids 0..2, 16 frames. Start: max_seq 3, min_seq
+  // 0. F0, F1: gen1 file [F1 F0] (min_seq + 1), PG_referenced (tier 0).
+  // Reclaim 1: min_seq -> 1 for both (as in "anon's and file's min_seq stay in sync"); no
+  //   aging. File, tail of gen1: F0 dirty -> sort_folio's "waiting for writeback": head of
+  //   gen2, refs cleared, writeback started. Tail: F1 -> VICTIM F1. Gen1 is empty: min_seq
+  //   -> 2 (both).
+  // Read F2: min_seq + 2 >= max_seq -> gen min_seq = 2, head: [F2 F0].
+  // Reclaim 2: 2 + 2 > 3 -> age: max_seq 4. Tail of gen2: F0, its writeback started ->
+  //   VICTIM F0 (the engine writes it now), ahead of the younger clean F2.
+  // (Skipped as dirty again, F0 would go to gen3 and F2 would be the victim.)
+  TraceBuilder b;
+  b.add(1, 0, true, PageKind::kFile);
+  b.add(1, 1, false, PageKind::kFile);
+  b.add(1, 2, false, PageKind::kFile);
+  const Trace t = std::move(b).build();
+  Driver d(t, "mglru", 16, Params{});
+  d.fault(0, true);
+  d.fault(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(probe_mglru(d.policy(), 0) == 2 * 8);  // F0: seq 2, tier 0
+  d.fault(2);
+  CHECK(probe_mglru(d.policy(), 2) == 2 * 8);
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(probe_mglru(d.policy(), kNoPage) == 4);  // max_seq
+}
+
 TEST_CASE("mglru: a file readahead page comes in without a reference") {
   // File pages F0 F1 = ids 0, 1, both inserted at min_seq + 1 = 1. F0 faults: its read is
   // folio_inc_refs -> PG_referenced (tier 0). F1 is read ahead: no folio_inc_refs; its first
