@@ -72,9 +72,11 @@
 //           comes round to it again; a touch in between finds it in the swap cache
 //           (do_swap_page: mapped again, mark_page_accessed), a hit here and a minor fault
 //           in 2.4
-//         each page unmapped or freed is "freeable" (try_to_swap_out returns 1); stop when
-//         as many are found as victims are still wanted (2.4: SWAP_CLUSTER_MAX); the hand
-//         stays after the last page looked at
+//         each page unmapped or freed is "freeable" (try_to_swap_out returns 1); stop after
+//         SWAP_CLUSTER_MAX of them (swap_out: nr_pages = SWAP_CLUSTER_MAX), or before
+//         freeing a page beyond the victims wanted (2.4 would free it: the engine takes no
+//         more victims than it asks for; the hand stays on it); the hand stays after the
+//         last page looked at
 //     } while (--counter >= 0)
 //   The hand stays on one process until it has walked all of it, then moves to the next:
 //   whether a cold page is evicted depends on where it sits relative to its process's hand,
@@ -100,7 +102,7 @@
 //   __alloc_pages retries an order-0 allocation until it succeeds: the cycle of priorities is
 //   retried. Each cycle clears referenced and young bits, unmaps, writes and frees, so it
 //   converges: a dirty page takes three visits (swap_out's, and shrink_cache's two), and
-//   qsbench 1.5x the size of memory needs up to 9 cycles. As a safety net, after
+//   qsbench -m 32 1.5x the size of memory needs up to 8 cycles. As a safety net, after
 //   kMaxCycles cycles the inactive then the active tail is evicted.
 #include <algorithm>
 #include <cstdint>
@@ -116,6 +118,7 @@ namespace {
 constexpr std::size_t kActive = 0;
 constexpr std::size_t kInactive = 1;
 constexpr unsigned kDefPriority = 6;
+constexpr std::size_t kSwapClusterMax = 32;
 constexpr int kMaxCycles = 64;  // of priorities 6..1 in one reclaim (see the header)
 
 class Linux24Vscan final : public Policy {
@@ -255,7 +258,7 @@ class Linux24Vscan final : public Policy {
       lists_.move_to_front(kInactive, p);
       if (view.kind(p) == PageKind::kAnon && !unmapped_[p]) {
         view.count_scanned(p);  // taken from the tail, whether skipped or the call to swap_out
-        if (--max_mapped < 0) return swap_out(want - out.size(), view, out);
+        if (--max_mapped < 0) return swap_out(want, view, out);
         continue;
       }
       if (view.start_writeback(p)) {  // writepage; the page stays at the head
@@ -267,8 +270,9 @@ class Linux24Vscan final : public Policy {
     }
   }
 
-  // Unmaps or frees up to nr_pages pages.
-  void swap_out(std::size_t nr_pages, PageTableView& view, VictimList& out) {
+  // Unmaps or frees up to SWAP_CLUSTER_MAX pages, freeing no more than make `want` victims.
+  void swap_out(std::size_t want, PageTableView& view, VictimList& out) {
+    std::size_t nr_pages = kSwapClusterMax;
     const std::size_t procs = hand_.size();
     for (std::size_t counter = 0; counter <= mmlist_nr_; ++counter) {
       std::size_t mm = swap_mm_;
@@ -277,14 +281,15 @@ class Linux24Vscan final : public Policy {
         mm = (mm + 1) % procs;
         swap_mm_ = mm;
       }
-      nr_pages = swap_out_mm(mm, nr_pages, view, out);
+      nr_pages = swap_out_mm(mm, nr_pages, want, view, out);
       if (nr_pages == 0) return;
     }
   }
 
-  // Returns how many of nr_pages are still to be unmapped or freed.
-  std::size_t swap_out_mm(std::size_t mm, std::size_t nr_pages, PageTableView& view,
-                          VictimList& out) {
+  // Returns how many of nr_pages are still to be unmapped or freed; 0 also when a page would
+  // be freed beyond the victims wanted (the hand stays on it).
+  std::size_t swap_out_mm(std::size_t mm, std::size_t nr_pages, std::size_t want,
+                          PageTableView& view, VictimList& out) {
     const std::size_t end = mm_end_[mm];
     while (hand_[mm] < end) {
       const PageId p = walk_.pages[hand_[mm]++];
@@ -301,8 +306,11 @@ class Linux24Vscan final : public Policy {
       if (view.dirty(p) || view.in_swap(p)) {
         unmapped_[p] = 1;  // set_swap_pte: in the swap cache, on the inactive list
         view.count_scanned(p);
-      } else {
+      } else if (out.size() < want) {
         evict(p, out);  // drop_pte: never written, freed
+      } else {
+        --hand_[mm];  // 2.4 would free it too; the engine takes no more victims than it asked
+        return 0;
       }
       if (--nr_pages == 0) return 0;
     }
