@@ -39,13 +39,13 @@ a stream block, where its hand can take them.
 The 2.4 VMs give in part of the way: rmap_aging swaps out 8587 hog pages and reads 4704 back
 (page_launder_zone writes a page at the inactive_dirty tail and frees it on a later pass, and
 a page written to in between is written again), with 2.4.0's constants (aging=exponential)
-14279, and 2.4.17's linux24_vscan 2044 pages, of which it frees only 864: it
-frees the streams' pages from its inactive list, but calls swap_out, which walks the hog's
-page tables, whenever too many of the pages it scans there are mapped; swap_out unmaps hog
-pages into the swap cache, up to 32 a call, shrink_cache writes each when it reaches it and
-frees it when it comes round to it again, and a page the hog touches in between is mapped again (asked for one page
-at a time, the engine's default, which 2.4.17's try_to_free_pages never does, it swaps out
-225). The hog's size decides: at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB
+14279, and 2.4.17's linux24_vscan 2044 pages, of which it frees only 864: it frees the
+streams' pages from its inactive list, but calls swap_out, which walks the hog's page tables,
+whenever too many of the pages it scans there are mapped; swap_out unmaps hog pages into the
+swap cache, up to 32 a call, shrink_cache writes each when it reaches it and frees it when it
+comes round to it again, and a page the hog touches in between is mapped again (asked for one
+page at a time, the engine's default, which 2.4.17's try_to_free_pages never does, it swaps
+out 225). The hog's size decides: at 20 MiB rmap_aging and linux24_vscan swap out nothing, at 30 MiB
 13320 and 11345 (lru 18183), while active_inactive and mglru still swap out nothing. freebsd
 swaps out 764 there (none with defer_swapspace_pageouts): the 512 frames the hog leaves cannot
 hold its inactive target of 924 pages (v_inactive_target, as vm_pageout sets it for 8192 pages),

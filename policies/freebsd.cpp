@@ -173,8 +173,8 @@ class FreeBsd final : public Policy {
     lists_.reset(num_pages, 2);
     act_count_.assign(num_pages, 0);
     flags_.assign(num_pages, 0);
-    inactive_target_ = v_inactive_target(frames);
-    pageout_page_count_ = frames < 2000 ? 8 : 16;
+    pageout_page_count_ = frames < 2000 ? 8 : 16;  // vm_pageout, page_count = frames
+    inactive_target_ = v_inactive_target(frames, pageout_page_count_);
     objects_[0] = VpnOrder{};
     dirty_anon_resident_ = 0;
     next_pass_ = 0;
@@ -271,8 +271,7 @@ class FreeBsd final : public Policy {
   //   v_inactive_target = free_count > 2048 ? (3 * v_free_target) / 2 : free_count / 4;
   //   if (v_inactive_target > free_count / 3) v_inactive_target = free_count / 3;
   // 924 pages for 8192 frames (11%), 11026 for 1 GiB (4%); a quarter of up to 2048 frames.
-  static std::size_t v_inactive_target(std::size_t frames) {
-    const std::size_t pageout_page_count = frames < 2000 ? 8 : 16;
+  static std::size_t v_inactive_target(std::size_t frames, std::size_t pageout_page_count) {
     const std::size_t free_reserved =
         pageout_page_count + (2 * 65536 / 4096 + 2) + frames / 768 + 32;
     const std::size_t free_min = (frames > 1024 ? 4 + (frames - 1024) / 200 : 4) + free_reserved;

@@ -97,11 +97,11 @@ def page_stats(self: _core.Result):
     ``readahead`` (the times readahead brought it in, which are not faults), ``evictions`` and
     ``writes`` (the times it was written, swap-outs of an anonymous page, writes back to its
     file of a file page: its dirty evictions, and the writebacks of a policy that cleans
-    pages without evicting them, such as ``wsclock``). Which pages a policy faults on and writes again, where the counters say
-    how many: summed over the pages they are the run's ``accesses``, ``faults``,
-    ``major_faults``, ``readahead_pages``, ``evictions`` and ``swap_outs + file_writes``;
-    for each page ``faults + readahead - evictions`` is 1 if it is resident at the end, else 0
-    (or it was freed at its process's exit).
+    pages without evicting them, such as ``wsclock``). Which pages a policy faults on and
+    writes again, where the counters say how many: summed over the pages they are the run's
+    ``accesses``, ``faults``, ``major_faults``, ``readahead_pages``, ``evictions`` and
+    ``swap_outs + file_writes``; for each page ``faults + readahead - evictions`` is 1 if it
+    is resident at the end, else 0 (or it was freed at its process's exit).
     ``df.groupby("pid").sum()`` gives the processes' own; ``a.page_stats().writes -
     b.page_stats().writes`` compares two policies page by page.
 
