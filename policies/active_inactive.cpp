@@ -55,6 +55,7 @@
 //   anon/file balance below plays that role.
 //
 //   shrink_page_list (2.6.20), from the inactive tail, in the kernel's order:
+//     if (PageWriteback(page)) goto keep;    -> back to the inactive head, bits untouched
 //     referenced = page_referenced(page)     (test-and-clear PG_referenced and pte young)
 //     if (referenced && page_mapping_inuse(page)) -> activate (rotated)
 //       (mapped, or in the swap cache: every resident anonymous page here; never a
@@ -63,10 +64,31 @@
 //     if (PageDirty(page)) {
 //       if (referenced) goto keep_locked;   -> back to the inactive head, PG_referenced
 //                                              cleared, not written (not rotated)
-//       pageout()                          -> the engine writes the page and evicts it
-//                                             (2.6.20 frees it when the write completes)
+//       pageout()                          -> SetPageReclaim, writepage; then, by parameter
+//                                             pageout:
+//         evict (default): the page is evicted as the engine queues its write, its frame free
+//           at once, as every policy's dirty victim is (DESIGN.md: evicting a dirty page is a
+//           swap-out), so that policies compare under one model of IO;
+//         writeback (2.6.20's, on a queued device: hdd, ssd, nvme; PageTableView::async_writes):
+//           the page, clean and under writeback (start_writeback), goes back to the inactive
+//           head (PageWriteback: goto keep) and keeps its frame until its write completes.
+//           Without a device and on zram writepage is synchronous ("probably a ramdisk") and
+//           the page is reclaimed at once, as with evict.
 //     }
 //     else -> reclaim (a clean page, referenced or not)
+//
+//   pageout=writeback, end_page_writeback (2.6.20 mm/filemap.c), when the device completes
+//   the write (PageTableView::written, seen at the next reclaim; ClearPageWriteback):
+//     if (TestClearPageReclaim(page)) rotate_reclaimable_page(page):
+//       if (!PageDirty && !PageActive && PageLRU) list_move_tail(page, inactive list)
+//     so the next scan of that list frees it (clean). A touch meanwhile sets its young bit
+//     (a minor fault in the kernel, which unmapped it: a hit here), and the scan activates
+//     it instead; a write dirties it, and it is not rotated.
+//   A reclaim that has kept as many pages under writeback in a row as the inactive list holds
+//   (every page on it is being written) evicts the page pageout wrote first of those still
+//   being written: the kernel's reclaim would sleep (congestion_wait) until a write completes
+//   and then free that page, the first to complete in submission order; the engine reuses its
+//   frame at once, and a fault on it waits for the write before reading it back (device.hpp).
 //
 //   get_scan_count (~2.6.36), simplified: the fractions
 //     ap = (swappiness + 1) * (recent_scanned[anon] + 1) / (recent_rotated[anon] + 1)
@@ -137,9 +159,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <limits>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "pagesim/file_reads.hpp"
@@ -279,6 +303,41 @@ struct NoSwapToken {
   explicit NoSwapToken(const Params& params) { swap_token_timeout(params); }
 };
 
+// The pages under writeback (PG_writeback, with the PG_reclaim that pageout sets), and the
+// order pageout wrote them in. Without pageout=writeback there are none, and no per-page
+// state to look at while scanning.
+class UnderWriteback {
+ public:
+  void reset(std::size_t num_pages, bool on) {
+    seq_.assign(on ? num_pages : 0, 0);
+    order_.clear();
+    next_ = 0;
+  }
+  bool has(PageId p) const { return !seq_.empty() && seq_[p] != 0; }
+  void start(PageId p) {
+    seq_[p] = ++next_;
+    order_.emplace_back(p, next_);
+  }
+  // Ends p's writeback; false when it had none.
+  bool end(PageId p) { return !seq_.empty() && std::exchange(seq_[p], 0) != 0; }
+  // Forgets the ended writebacks at the front of the order.
+  void drop_ended() {
+    while (!order_.empty() && seq_[order_.front().first] != order_.front().second) {
+      order_.pop_front();
+    }
+  }
+  // The page written first of those under writeback; there must be one.
+  PageId oldest() {
+    drop_ended();
+    return order_.front().first;
+  }
+
+ private:
+  std::vector<std::uint64_t> seq_;  // 0: none; else its place in the order
+  std::deque<std::pair<PageId, std::uint64_t>> order_;
+  std::uint64_t next_ = 0;
+};
+
 template <bool kSwapToken>
 class ActiveInactive final : public Policy {
  public:
@@ -288,10 +347,15 @@ class ActiveInactive final : public Policy {
         inactive_ratio_(static_cast<std::size_t>(params.get_int("inactive_ratio", 0, 0, 1000))),
         swappiness_(static_cast<std::uint64_t>(params.get_int("swappiness", 60, 0, 200))),
         workingset_(params.get_bool("workingset", false)),
+        pageout_writeback_(params.get_choice("pageout", "evict", {"evict", "writeback"}) ==
+                           "writeback"),
         token_(params) {}
 
   PolicyTraits traits() const override {
-    return {/*needs_hits=*/true, /*needs_future=*/false, kSwapToken ? kJiffyNs : 0};
+    PolicyTraits t{/*needs_hits=*/true, /*needs_future=*/false, kSwapToken ? kJiffyNs : 0};
+    t.writes_back = true;        // pageout's asynchronous writepage
+    t.write_completions = true;  // end_page_writeback's rotation
+    return t;
   }
 
   // Hits on anonymous pages only set the pte young bit: only a fault's list insertion
@@ -304,6 +368,7 @@ class ActiveInactive final : public Policy {
   void reset(std::size_t num_pages, std::size_t /*frames*/) override {
     lists_.reset(num_pages, 4);
     pg_referenced_.assign(num_pages, 0);
+    writeback_.reset(num_pages, pageout_writeback_);
     shadow_.assign(workingset_ ? num_pages : 0, 0);
     nonresident_age_ = 0;
     for (std::size_t t = 0; t < 2; ++t) {
@@ -347,6 +412,7 @@ class ActiveInactive final : public Policy {
   void on_free(PageId p, PageTableView view) override {
     lists_.remove(p);
     pg_referenced_[p] = 0;
+    writeback_.end(p);
     if (workingset_) shadow_[p] = 0;
     if constexpr (kSwapToken) token_.freed(p, view.proc(p));
   }
@@ -362,6 +428,9 @@ class ActiveInactive final : public Policy {
       const bool kswapd = incoming == kNoPage || view.background();
       token_.begin_reclaim(kswapd ? kInitMm : view.proc(incoming), view.resident_count());
     }
+    for (const PageId p : view.written()) end_page_writeback(p, view);
+    writeback_.drop_ended();
+    kept_writeback_[kAnon] = kept_writeback_[kFile] = 0;
     while (out.size() < want) {
       if (guard-- == 0) {
         evict_any(view, out);
@@ -479,6 +548,7 @@ class ActiveInactive final : public Policy {
       ++recent_rotated_[type];
     } else {
       lists_.move_to_front(inactive_list(type), p);
+      kept_writeback_[type] = 0;
     }
   }
 
@@ -486,6 +556,16 @@ class ActiveInactive final : public Policy {
     const PageId p = lists_.back(inactive_list(type));
     ++recent_scanned_[type];
     if constexpr (kSwapToken) token_.scanned();
+    if (writeback_.has(p)) {
+      // As many kept in a row as the list holds: all are being written (see the header).
+      if (++kept_writeback_[type] >= lists_.size(inactive_list(type))) {
+        return evict(writeback_.oldest(), view, out);
+      }
+      view.count_scanned(p);
+      lists_.move_to_front(inactive_list(type), p);  // PageWriteback: keep
+      return;
+    }
+    kept_writeback_[type] = 0;
     const bool referenced = page_referenced(p, type, view);
     if (referenced && type == kAnon) {  // page_mapping_inuse
       view.count_scanned(p);
@@ -496,12 +576,30 @@ class ActiveInactive final : public Policy {
       lists_.move_to_front(inactive_list(type), p);  // keep_locked
       return;
     }
+    if (view.dirty(p) && pageout_writeback_ && view.async_writes()) {  // pageout
+      view.start_writeback(p);
+      writeback_.start(p);
+      view.count_scanned(p);
+      lists_.move_to_front(inactive_list(type), p);  // PageWriteback: keep
+      return;
+    }
     evict(p, view, out);
+  }
+
+  // The write of page p, cleaned by pageout, has completed.
+  void end_page_writeback(PageId p, const PageTableView& view) {
+    if (!writeback_.end(p)) return;
+    const std::uint8_t list = lists_.list_of(p);
+    if (list % 2 == 0 && !view.dirty(p)) {  // rotate_reclaimable_page
+      lists_.remove(p);
+      lists_.push_back(list, p);
+    }
   }
 
   void evict(PageId p, PageTableView& view, VictimList& out) {
     lists_.remove(p);
     pg_referenced_[p] = 0;
+    writeback_.end(p);
     if (workingset_) shadow_[p] = ++nonresident_age_;  // workingset_eviction
     // The engine writes a dirty page to swap; a clean one keeps the copy it may have.
     if constexpr (kSwapToken) token_.evicted(p, view.dirty(p) || view.in_swap(p));
@@ -519,8 +617,13 @@ class ActiveInactive final : public Policy {
   std::size_t pages_per_gib_ = std::size_t{1} << 18;
   std::uint64_t swappiness_;
   bool workingset_;
+  bool pageout_writeback_;  // pageout=writeback (else evict): see the header
   PageLists lists_;
   std::vector<std::uint8_t> pg_referenced_;
+  UnderWriteback writeback_;
+  // Per type, the pages under writeback the current reclaim has kept in a row from its
+  // inactive list, since that list last changed otherwise.
+  std::size_t kept_writeback_[2] = {0, 0};
   ReadsInSuccession reads_;
   std::vector<std::uint64_t> shadow_;
   std::uint64_t nonresident_age_ = 0;

@@ -793,8 +793,45 @@ void Engine::start_writebacks() {
     write_out(p, bits);
     // Clean, with its swap copy (the swap cache keeps the page and its slot).
     if (!file) b.set(page_bits::kInSwap);
+    if (tracks_written_) writeback_page_[position_of(p)] = p;
   }
   writebacks_.clear();
+}
+
+void Engine::collect_written() {
+  written_.clear();
+  std::vector<SwapDevice::WriteDone>& log = device_.write_log();
+  // The device started every request due by now_ (fault_general's advance), one at a time: all
+  // but the last have completed.
+  std::size_t k = 0;
+  for (; k < log.size() && log[k].at <= now_; ++k) {
+    for (std::uint64_t q = log[k].position; q < log[k].position + log[k].pages; ++q) {
+      const PageId p = writeback_page_[q];
+      // A later write of q is pending: its completion tells.
+      if (p == kNoPage || device_.write_pending(q)) continue;
+      writeback_page_[q] = kNoPage;
+      if (bits_[p].has(page_bits::kResident) && position_of(p) == q) written_.push_back(p);
+    }
+  }
+  log.erase(log.begin(), log.begin() + static_cast<std::ptrdiff_t>(k));
+}
+
+bool Engine::writeback_pending(PageId p) {
+  const std::uint64_t q = position_of(p);
+  if (writeback_page_[q] != p) return false;
+  device_.advance(now_);
+  if (device_.write_pending(q)) return true;
+  // Started: pending while the request holding it is in service, the log's last started.
+  const std::vector<SwapDevice::WriteDone>& log = device_.write_log();
+  for (auto it = log.rbegin(); it != log.rend() && it->at > now_; ++it) {
+    if (it->position <= q && q < it->position + it->pages) return true;
+  }
+  return false;
+}
+
+const std::vector<PageId>& PageTableView::no_pages() {
+  static const std::vector<PageId> none;
+  return none;
 }
 
 void PageTableView::refuse_writeback(PageId p) {

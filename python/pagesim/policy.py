@@ -73,7 +73,7 @@ class Policy(_core.Policy):
         :class:`pagesim.PolicyError`.
     ``traits``
         A :class:`PolicyTraits` (class attribute or method), default: no hits, no future,
-        no ticks, no writebacks.
+        no ticks, no writebacks, no write completions.
     ``name``
         Label of the policy in results (default: the class name).
 
@@ -90,7 +90,13 @@ class Policy(_core.Policy):
     returns, to its swap slot or its file (``swap_outs`` or ``file_writes``, and
     ``writebacks``), and ``view.dirty(p)`` is False until a write dirties it again; evicted
     clean, it is not written again. It returns False, doing nothing, for a page that is not
-    resident or not dirty.
+    resident or not dirty. With ``PolicyTraits(writes_back=True, write_completions=True)`` the
+    policy also learns when those writes complete, as the kernel's ``end_page_writeback``
+    does: ``view.async_writes`` is True on a queued device (``hdd-*``, ``ssd-sata``,
+    ``nvme``), where writes take time, and then ``view.written``, in ``select_victims``, lists
+    the pages written back whose writes have completed since its last call, in completion
+    order (resident pages only). Without a device and on ``zram`` a write is done at once:
+    ``view.async_writes`` is False and ``view.written`` empty.
 
     ``view.count_scanned(p)`` reports reclaim work: the policy examined resident page ``p``
     while choosing victims and kept it (a hand passing over a referenced page, a page moved

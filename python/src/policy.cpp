@@ -166,25 +166,29 @@ class PyPolicy : public Policy {
 void register_policy(py::module_& m) {
   py::class_<PolicyTraits>(m, "PolicyTraits")
       .def(py::init([](bool needs_hits, bool needs_future, const py::int_& tick_ns,
-                       bool writes_back) {
+                       bool writes_back, bool write_completions) {
              if (tick_ns < py::int_(0) || tick_ns > py::int_(INT64_MAX)) {
                throw ConfigError(
                    "parameter 'tick_ns' = " + py::cast<std::string>(py::repr(tick_ns)) +
                    " is out of range: allowed 0 (no ticks) to 9223372036854775807");
              }
-             return PolicyTraits{needs_hits, needs_future, py::cast<Tick>(tick_ns), writes_back};
+             return PolicyTraits{needs_hits, needs_future, py::cast<Tick>(tick_ns), writes_back,
+                                 write_completions};
            }),
            py::kw_only(), py::arg("needs_hits") = false, py::arg("needs_future") = false,
-           py::arg("tick_ns") = 0, py::arg("writes_back") = false)
+           py::arg("tick_ns") = 0, py::arg("writes_back") = false,
+           py::arg("write_completions") = false)
       .def_readwrite("needs_hits", &PolicyTraits::needs_hits)
       .def_readwrite("needs_future", &PolicyTraits::needs_future)
       .def_readwrite("tick_ns", &PolicyTraits::tick_ns)
       .def_readwrite("writes_back", &PolicyTraits::writes_back)
+      .def_readwrite("write_completions", &PolicyTraits::write_completions)
       .def("__repr__", [](const PolicyTraits& t) {
         return std::string("PolicyTraits(needs_hits=") + (t.needs_hits ? "True" : "False") +
                ", needs_future=" + (t.needs_future ? "True" : "False") +
                ", tick_ns=" + std::to_string(t.tick_ns) +
-               ", writes_back=" + (t.writes_back ? "True" : "False") + ")";
+               ", writes_back=" + (t.writes_back ? "True" : "False") +
+               ", write_completions=" + (t.write_completions ? "True" : "False") + ")";
       });
 
   py::enum_<PageKind>(m, "PageKind").value("ANON", PageKind::kAnon).value("FILE", PageKind::kFile);
@@ -235,6 +239,8 @@ void register_policy(py::module_& m) {
                                return p;
                              })
       .def_property_readonly("background", [](ViewBox& b) { return b.get().background(); })
+      .def_property_readonly("async_writes", [](ViewBox& b) { return b.get().async_writes(); })
+      .def_property_readonly("written", [](ViewBox& b) { return b.get().written(); })
       .def_property_readonly("valid", [](const ViewBox& b) { return b.view.has_value(); });
 
   py::class_<Policy, PyPolicy, std::shared_ptr<Policy>>(m, "Policy")

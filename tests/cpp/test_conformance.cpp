@@ -80,6 +80,8 @@ std::vector<Variant> variants() {
   // Its token changes hands in the runs on a disk, whose seconds of IO pass its 2 s interval.
   out.push_back({"active_inactive", {{"swap_token", true}}});
   out.push_back({"active_inactive", {{"anon_insert", std::string("inactive")}}});
+  // Its pages under writeback keep their frames in the runs on a queued device.
+  out.push_back({"active_inactive", {{"pageout", std::string("writeback")}}});
   out.push_back({"rmap_aging", {{"aging", std::string("exponential")}}});
   out.push_back({"freebsd", {{"defer_swapspace_pageouts", true}}});
   // Its writebacks: at tau 2 the hand finds dirty pages outside a working set.

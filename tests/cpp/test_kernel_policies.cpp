@@ -43,6 +43,13 @@ Trace file_trace(const std::vector<std::uint64_t>& pages) {
   return std::move(b).build();
 }
 
+// A trace of one pid's anonymous pages, read, from page numbers.
+Trace anon_trace(const std::vector<std::uint64_t>& pages) {
+  TraceBuilder b;
+  for (std::uint64_t p : pages) b.add(1, p, false, PageKind::kAnon);
+  return std::move(b).build();
+}
+
 // Drives a policy by hand, playing the engine: page table bits, residency, ticks.
 class Driver {
  public:
@@ -80,6 +87,12 @@ class Driver {
   }
   // Sets the pte young bit without an on_hit call (a mapped page touched by the CPU).
   void young(PageId p) { bits_[p].set(page_bits::kReferenced); }
+  // Clears it (as if a scan had tested it long ago).
+  void old(PageId p) { bits_[p].clear(page_bits::kReferenced); }
+  // From now on writes take time (a queued device): complete(p) says that the write of page
+  // p has completed, which the next reclaim's view lists (PageTableView::written).
+  void async_writes() { async_ = true; }
+  void complete(PageId p) { completed_.push_back(p); }
   void tick() { policy_->on_tick(now_ += 1'000'000'000, view()); }
   // Its process exits: on_free while the view still shows the page, as the engine does.
   void free(PageId p) {
@@ -90,7 +103,9 @@ class Driver {
   // Pages the policy cleaned (start_writeback) stay resident and clean: written() lists them.
   std::vector<PageId> reclaim(std::size_t want) {
     VictimList out;
-    policy_->select_victims(want, view().with_incoming(kNoPage, false, &written_), out);
+    policy_->select_victims(
+        want, view().with_incoming(kNoPage, false, &written_, async_ ? &completed_ : nullptr), out);
+    completed_.clear();
     for (PageId v : out) {
       bits_[v].clear(page_bits::kResident | page_bits::kDirty | page_bits::kReferenced);
       --resident_;
@@ -123,6 +138,8 @@ class Driver {
   std::size_t resident_ = 0;
   std::uint64_t scanned_ = 0;
   std::vector<PageId> written_;
+  bool async_ = false;
+  std::vector<PageId> completed_;
   Tick now_ = 0;
   std::unique_ptr<Policy> policy_;
 };
@@ -279,6 +296,121 @@ TEST_CASE("active_inactive: a dirty file page with PG_referenced is kept, not wr
   const Counters c = run(std::move(b).build(), "active_inactive", 3);
   CHECK(c.faults == 4);
   CHECK(c.file_writes == 0);
+}
+
+// Anonymous pages written (W) or read (R) in this order, inserted inactive and their young
+// bits then cleared, under a Driver with writes that take time; pageout=writeback unless
+// `params` say otherwise.
+Driver old_inactive_pages(const Trace& t, const std::vector<bool>& writes, Params params) {
+  if (!params.has("pageout")) params.set("pageout", std::string("writeback"));
+  params.set("anon_insert", std::string("inactive"));
+  params.set("inactive_ratio", std::int64_t{1});
+  Driver d(t, "active_inactive", 8, params);
+  d.async_writes();
+  for (PageId p = 0; p < writes.size(); ++p) {
+    d.fault(p, writes[p]);
+    d.old(p);
+  }
+  return d;
+}
+
+TEST_CASE("active_inactive pageout=writeback: a written page stays; its completion rotates it") {
+  // 0 W, 1 W, 2 R, 3 R: inactive (head first) [3 2 1 0], every young bit clear.
+  //  reclaim: 0 dirty: pageout (written, under writeback), to the head  [0 3 2 1]
+  //           1 dirty: pageout, to the head                              [1 0 3 2]
+  //           2 clean: the victim                                        [1 0 3]
+  //  1's write completes (0's has not): rotate_reclaimable_page          [0 3 1]
+  //  reclaim: 1 clean: the victim (not 3, the tail without the rotation)  [0 3]
+  //  reclaim: 3 the victim                                               [0]
+  //  reclaim: 0, under writeback, kept: as many in a row as the list holds (1), so every page
+  //           on it is being written: the page written first, 0, is the victim anyway
+  const Trace t = anon_trace({10, 11, 12, 13});
+  Driver d = old_inactive_pages(t, {true, true, false, false}, Params{});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  CHECK(d.written() == std::vector<PageId>{0, 1});
+  CHECK(d.scanned() == 2);  // 0 and 1, kept
+  d.complete(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{1});
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(d.written() == std::vector<PageId>{0, 1});  // nothing written twice
+  CHECK(d.scanned() == 2);
+
+  // pageout=evict (the default): 0 is written as it is evicted, the first victim.
+  Driver evict =
+      old_inactive_pages(t, {true, true, false, false}, Params{{"pageout", std::string("evict")}});
+  CHECK(evict.reclaim(1) == std::vector<PageId>{0});
+  CHECK(evict.written().empty());
+}
+
+TEST_CASE("active_inactive pageout=writeback: a page touched meanwhile is activated") {
+  // 0 W, 1 W, 2 R, 3 R, 4 R: inactive [4 3 2 1 0].
+  //  reclaim: 0, 1 written and kept; 2 the victim                        [1 0 4 3]
+  //  0 read (young), 1 written (young, dirty again); both writes complete:
+  //  rotate_reclaimable_page: 0 to the tail; 1 dirty, not rotated        [1 4 3 0]
+  //  reclaim: 0 referenced and mapped: activated; 3 the victim           [1 4], active [0]
+  const Trace t = anon_trace({10, 11, 12, 13, 14});
+  Driver d = old_inactive_pages(t, {true, true, false, false, false}, Params{});
+  CHECK(d.reclaim(1) == std::vector<PageId>{2});
+  d.touch(0);
+  d.touch(1, true);
+  d.complete(0);
+  d.complete(1);
+  CHECK(d.reclaim(1) == std::vector<PageId>{3});
+  CHECK(probe_active_inactive(d.policy(), 0) == 1);  // active anon
+  CHECK(probe_active_inactive(d.policy(), 1) == 0);  // inactive anon
+  CHECK(probe_active_inactive(d.policy(), 4) == 0);
+  //  reclaim: 4 the victim                                               [1]
+  //  reclaim: 1 referenced: activated, not written again                 [], active [1 0]
+  //           inactive empty: 0, not referenced since, deactivated        [0], active [1]
+  //           0 the victim
+  CHECK(d.reclaim(1) == std::vector<PageId>{4});
+  CHECK(d.reclaim(1) == std::vector<PageId>{0});
+  CHECK(probe_active_inactive(d.policy(), 1) == 1);
+  CHECK(d.written() == std::vector<PageId>{0, 1});
+}
+
+TEST_CASE("active_inactive pageout=writeback on a device: freed once its write completes") {
+  // W A, R B, R C, R D, R E, R F, 8 hits (E D E D ...), R G: anonymous pages 0-6, 4 frames,
+  // inserted inactive, inactive_ratio 1; nvme, a write 1000 ns a page, 100 ns an access (#k
+  // faults at (k + 1) * 100). Inactive (head first), active:
+  //  #4 E at 500: A B C D referenced: activated in turn and A, B deactivated as the inactive
+  //     list runs low                                          [B A], active [D C]
+  //     A dirty: pageout, kept (its write 500-1500); B the victim; E   [E A], [D C]
+  //  #5 F: A kept; E referenced: activated; C deactivated; A kept; C the victim
+  //                                                                    [F A], [E D]
+  //  #14 G at 1500: A's write has completed (at 1500): rotated to the tail; A, clean and
+  //     not referenced, is the victim. Without the rotation A, still under writeback, would
+  //     be kept, and F the victim.
+  // pageout=evict: A written as it is evicted at #4; B the victim at #5; at #14 E and F are
+  // activated, C deactivated then evicted. The same pages go, A written once either way.
+  TraceBuilder b;
+  for (const std::uint64_t vpn : {1u, 2u, 3u, 4u, 5u, 6u, 5u, 4u, 5u, 4u, 5u, 4u, 5u, 4u, 7u}) {
+    b.add(1, vpn, vpn == 1, PageKind::kAnon);
+  }
+  const Trace t = std::move(b).build();
+  Params params{{"anon_insert", std::string("inactive")},
+                {"inactive_ratio", std::int64_t{1}},
+                {"device", std::string("nvme")},
+                {"device_read_us", 2.0},
+                {"device_write_us", 0.0},
+                {"device_transfer_mb_s", 4096.0},
+                {"io_scheduler", std::string("fifo")},
+                {"page_cluster", std::int64_t{0}},
+                {"cpu_ns", std::int64_t{100}},
+                {"page_stats", true},
+                {"pageout", std::string("writeback")}};
+  const Replayed writeback = replay(t, "active_inactive", 4, params);
+  CHECK(writeback.result.pages->evictions == std::vector<std::uint64_t>{1, 1, 1, 0, 0, 0, 0});
+  CHECK(writeback.result.total.writebacks == 1);
+  CHECK(writeback.result.total.swap_outs == 1);
+  CHECK(writeback.result.total.evictions_clean == 3);
+  params.set("pageout", std::string("evict"));
+  const Replayed evict = replay(t, "active_inactive", 4, params);
+  CHECK(evict.result.pages->evictions == std::vector<std::uint64_t>{1, 1, 1, 0, 0, 0, 0});
+  CHECK(evict.result.total.writebacks == 0);
+  CHECK(evict.result.total.swap_outs == 1);
+  CHECK(evict.result.total.evictions_clean == 2);
 }
 
 TEST_CASE("active_inactive: 6.1's inactive_ratio grows with the lists' size") {

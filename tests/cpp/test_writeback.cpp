@@ -145,6 +145,111 @@ TEST_CASE("writebacks on a device: the process waits for its reads, not for the 
   CHECK(r.device_stats.read_busy_ns == 12000);
 }
 
+// LaunderingFifo whose traits also say write_completions: it notes, at each select_victims
+// call, the faulting page, the pages view.written() lists and view.async_writes().
+class CompletionNotingFifo final : public Policy {
+ public:
+  struct Call {
+    PageId incoming;
+    std::vector<PageId> written;
+    bool async;
+    bool operator==(const Call& o) const {
+      return incoming == o.incoming && written == o.written && async == o.async;
+    }
+  };
+  PolicyTraits traits() const override {
+    PolicyTraits t = fifo_.traits();
+    t.write_completions = true;
+    return t;
+  }
+  void reset(std::size_t n, std::size_t frames) override {
+    fifo_.reset(n, frames);
+    calls.clear();
+  }
+  void on_fault(const Access& a, PageTableView view) override { fifo_.on_fault(a, view); }
+  void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    calls.push_back({view.incoming(), view.written(), view.async_writes()});
+    fifo_.select_victims(want, view, out);
+  }
+
+  std::vector<Call> calls;
+
+ private:
+  LaunderingFifo fifo_;
+};
+
+TEST_CASE("write completions: written() lists the pages whose writes completed, in time") {
+  // The timed run above: writes of slots 0-1 (pages 0 and 1) at #2, 300-2300; slot 2 (page 2)
+  // at #5, 5500-6500, and at #7, 9700-10700. Reclaims (select_victims) at #2 (300), #3 (400),
+  // #5 (5500), #7 (9700), #8 (13800), #9 (16900):
+  //  #2, #3  none done yet (the first completes at 2300)
+  //  #5      slots 0-1 done: page 0 (swapped in again at #3, still holding slot 0); page 1 was
+  //          evicted at #3 while its write was in service: not listed
+  //  #7      page 2 (its write at #5)      #8  page 2 (its write at #7)      #9  none
+  const Trace t = laundry_trace();
+  const Params timed{{"frames", std::int64_t{2}},       {"device", std::string("nvme")},
+                     {"device_read_us", 2.0},           {"device_write_us", 0.0},
+                     {"device_transfer_mb_s", 4096.0},  {"io_scheduler", std::string("fifo")},
+                     {"page_cluster", std::int64_t{0}}, {"cpu_ns", std::int64_t{100}}};
+  using Call = CompletionNotingFifo::Call;
+  CompletionNotingFifo policy;
+  const Result r = simulate(t, policy, timed, "noting_fifo");
+  CHECK(policy.calls == std::vector<Call>{{2, {}, true},
+                                          {0, {}, true},
+                                          {1, {0}, true},
+                                          {3, {2}, true},
+                                          {0, {2}, true},
+                                          {4, {}, true}});
+  // The writes themselves are as without the trait.
+  CHECK(r.total.writebacks == 5);
+  CHECK(r.time.elapsed_ns == 16900);
+  // Without a device and on zram a write is done when it is started: nothing is listed.
+  for (const char* device : {"none", "zram"}) {
+    CAPTURE(device);
+    const Params p{{"frames", std::int64_t{2}},
+                   {"device", std::string(device)},
+                   {"page_cluster", std::int64_t{0}}};
+    CompletionNotingFifo synchronous;
+    simulate(t, synchronous, p, "noting_fifo");
+    REQUIRE(synchronous.calls.size() == 6);
+    for (const Call& c : synchronous.calls) CHECK((c.written.empty() && !c.async));
+  }
+}
+
+TEST_CASE("write completions: a page under writeback keeps its swap slot at a write") {
+  // W1 W2 R3, then `gap` reads of 3 (hits), then W2; 2 frames, free_slot_on_swapin "write"
+  // (a write to a page holding its slot frees it: reuse_swap_page). At #2 (300) pages 0 and 1
+  // are written (slots 0-1, 300-2300) and 0 is the victim; page 1 stays, clean, holding slot
+  // 1. W2 comes at 400 + 100 * gap: before 2300 its write is in service and the slot stays
+  // (the kernel refuses to free a page under writeback from the swap cache): slots 0 and 1
+  // are in use at the end; from 2300 on it is free to go: only slot 0 is.
+  for (const std::uint64_t gap : {0u, 18u, 19u}) {
+    CAPTURE(gap);
+    TraceBuilder b;
+    b.add(1, 1, true);
+    b.add(1, 2, true);
+    b.add(1, 3, false);
+    for (std::uint64_t k = 0; k < gap; ++k) b.add(1, 3, false);
+    b.add(1, 2, true);
+    const Trace t = std::move(b).build();
+    const Params params{{"frames", std::int64_t{2}},
+                        {"device", std::string("nvme")},
+                        {"device_read_us", 2.0},
+                        {"device_write_us", 0.0},
+                        {"device_transfer_mb_s", 4096.0},
+                        {"io_scheduler", std::string("fifo")},
+                        {"page_cluster", std::int64_t{0}},
+                        {"cpu_ns", std::int64_t{100}},
+                        {"free_slot_on_swapin", std::string("write")}};
+    CompletionNotingFifo policy;
+    const Result r = simulate(t, policy, params, "noting_fifo");
+    CHECK(r.swap_slots_used == (400 + 100 * gap < 2300 ? 2 : 1));
+    // Without write completions the page is as good as written: its slot goes at once.
+    LaunderingFifo plain;
+    CHECK(simulate(t, plain, params, "laundering_fifo").swap_slots_used == 1);
+  }
+}
+
 TEST_CASE("writebacks: a laundering policy passes the conformance suite, exits included") {
   testing::ConformanceOptions o;
   const auto make = [](const Params&) { return std::make_unique<LaunderingFifo>(); };

@@ -510,6 +510,38 @@ def test_a_python_policy_cleans_pages_with_start_writeback():
     assert report.ok, report.text()
 
 
+def test_a_python_policy_learns_when_its_writes_complete():
+    # The same trace on nvme (a read 3000 ns, a write 1000 ns a page, 100 ns an access), the
+    # timeline of tests/cpp/test_writeback.cpp: pages 0 and 1 written at #2 (300-2300), page 2
+    # at #5 (5500-6500) and #7 (9700-10700). At the reclaims of #2, #3, #5, #7, #8, #9 the
+    # completed writes of resident pages: none, none, page 0 (page 1 was evicted at #3), page 2
+    # twice, none.
+    class NotingFifo(LaunderingFifo):
+        traits = pagesim.PolicyTraits(writes_back=True, write_completions=True)
+
+        def reset(self, num_pages, frames):
+            super().reset(num_pages, frames)
+            self.calls = []
+
+        def select_victims(self, want, view):
+            self.calls.append((view.incoming, list(view.written), view.async_writes))
+            return super().select_victims(want, view)
+
+    pages = np.array([1, 2, 3, 1, 3, 2, 3, 4, 1, 5])
+    writes = np.array([1, 1, 0, 0, 1, 0, 1, 1, 0, 0], dtype=bool)
+    t = pagesim.Trace.from_arrays(pages, writes, kinds=(pages == 4).astype(np.uint8))
+    policy = NotingFifo()
+    pagesim.simulate(t, policy, frames=2, device="nvme", device_read_us=2.0, device_write_us=0.0,
+                     device_transfer_mb_s=4096.0, io_scheduler="fifo", page_cluster=0, cpu_ns=100)
+    assert policy.calls == [(2, [], True), (0, [], True), (1, [0], True), (3, [2], True),
+                            (0, [2], True), (4, [], True)]
+    policy = NotingFifo()
+    pagesim.simulate(t, policy, frames=2, page_cluster=0)
+    assert [c[1:] for c in policy.calls] == [([], False)] * 6
+    assert repr(NotingFifo.traits) == ("PolicyTraits(needs_hits=False, needs_future=False, "
+                                       "tick_ns=0, writes_back=True, write_completions=True)")
+
+
 def test_start_writeback_outside_select_victims_is_a_policy_error():
     class Undeclared(LaunderingFifo):
         traits = pagesim.PolicyTraits()

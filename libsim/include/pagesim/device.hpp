@@ -242,6 +242,21 @@ class SwapDevice {
            static_cast<double>(std::max(compress_ns_, decompress_ns_));
   }
 
+  // A started write request: its pages' positions, and when it completes.
+  struct WriteDone {
+    Tick at;
+    std::uint64_t position;
+    std::uint32_t pages;
+  };
+  // From now on each write that starts is appended to write_log(), in start order, which is
+  // also completion order (one request at a time). For an engine that tells a policy when the
+  // pages it wrote back are written (PolicyTraits::write_completions).
+  void log_writes() { log_writes_ = true; }
+  // The log's reader takes the entries it has read out.
+  std::vector<WriteDone>& write_log() { return write_log_; }
+  // Whether a write of `position` is waiting for room or queued (not yet started).
+  bool write_pending(std::uint64_t position) const { return writes_pending_[position] != 0; }
+
   const DeviceStats& stats() const { return stats_; }
   DeviceStats& stats() { return stats_; }
 
@@ -380,6 +395,8 @@ class SwapDevice {
   // which only sends the position's reads to write_before's scan of the queue.
   static constexpr std::uint8_t kManyWrites = 255;
   std::vector<std::uint8_t> writes_pending_;
+  bool log_writes_ = false;
+  std::vector<WriteDone> write_log_;
   // elevator and deadline join requests (join_neighbour); per direction (reads, writes), at
   // least the largest start of a queued request (0 when none): a back merge looks for a
   // request to join, a scan of the queue, only when one may start above it.
@@ -606,6 +623,7 @@ __attribute__((flatten)) inline Tick SwapDevice::start_next() {
   current_position_ = position;
   current_pages_ = pages;
   free_at_ = start + service;
+  if (log_writes_ && write) write_log_.push_back({free_at_, position, pages});
   stats_.busy_ns += service;
   // Selects, not a branch: reads and writes alternate as the trace's faults do.
   ++(write ? stats_.writes : stats_.reads);

@@ -243,7 +243,8 @@ class Engine {
   // free frames held it and its readahead pages (PageTableView::background).
   PageTableView reclaim_view(std::size_t index) {
     return view().with_incoming(trace_.page(index), config_.frames - resident_ >= 1 + ra_.size(),
-                                writes_back_ ? &writebacks_ : nullptr);
+                                writes_back_ ? &writebacks_ : nullptr,
+                                tracks_written_ ? &written_ : nullptr);
   }
   // Frames to reclaim before the next fault by the watermarks, 0 if none.
   std::size_t reclaim_want() const {
@@ -268,6 +269,17 @@ class Engine {
   void evict(PageId p);
   // Writes the pages that select_victims cleaned (PageTableView::start_writeback).
   void start_writebacks();
+  // tracks_written_: fills written_ with the pages whose writebacks the device has completed
+  // by now_ (PageTableView::written), from its write log.
+  void collect_written();
+  // Page p's place on the device: its swap slot, or its file position.
+  std::uint64_t position_of(PageId p) const {
+    return bits_[p].has(page_bits::kFile) ? file_position(p) : slot_[p];
+  }
+  // tracks_written_: whether resident page p's writeback has not completed by now_. Its swap
+  // slot stays meanwhile: the kernel keeps a page under writeback in the swap cache
+  // (remove_exclusive_swap_page and reuse_swap_page refuse it).
+  bool writeback_pending(PageId p);
   // The swap slot and the write of page p with bits `bits` leaving memory or cleaned:
   // counted only (evictions_count_only_), or given a slot position and written on the device.
   void write_out(PageId p, int bits) {
@@ -442,7 +454,7 @@ class Engine {
   bool watched_hit(PageId p, int before, std::uint8_t flags) {
     const bool write = (flags & Trace::kWrite) != 0;
     if ((before & page_bits::kReadahead) != 0) return used_readahead(p, write);
-    if (write) free_slot(p);
+    if (write && !(tracks_written_ && writeback_pending(p))) free_slot(p);
     return false;
   }
   void vma_readahead_hit(PageId p);
@@ -596,6 +608,12 @@ class Engine {
   // writebacks_, which the engine writes when it returns.
   bool writes_back_ = false;
   std::vector<PageId> writebacks_;
+  // The policy's traits say write_completions, on a queued device: the device logs its writes,
+  // writeback_page_ holds at each position the page whose writeback there is pending (kNoPage:
+  // none), and written_ the pages whose writebacks completed, for the policy's next reclaim.
+  bool tracks_written_ = false;
+  PageArray<PageId> writeback_page_;
+  std::vector<PageId> written_;
   // The pages to read ahead at a fault, in position order, with their positions on the
   // device (swap slots, or file positions; which the collect functions know: read_pages then
   // need not look them up, a cache miss each).
@@ -785,6 +803,7 @@ template <class P>
 __attribute__((always_inline)) inline void Engine::reclaim(P& policy, std::size_t index,
                                                            std::size_t want) {
   victims_.clear();
+  if (tracks_written_) collect_written();
   policy.select_victims(want, reclaim_view(index), victims_);
   if (!writebacks_.empty()) start_writebacks();
   const std::size_t n = victims_.size();
@@ -803,6 +822,7 @@ __attribute__((always_inline)) inline void Engine::reclaim_one(P& policy, std::s
   if constexpr (!detail::HasSelectVictim<P>::value) {
     reclaim(policy, index, 1);
   } else {
+    if (tracks_written_) collect_written();
     const PageId v = policy.select_victim(reclaim_view(index));
     if (!writebacks_.empty()) start_writebacks();
     if (v == kNoPage && resident_ < config_.frames) return;  // none, while a frame is free
@@ -1370,6 +1390,11 @@ Result Engine::run(P& policy) {
   }
   policy.reset(trace_.num_pages(), config_.frames);
   writes_back_ = traits.writes_back;
+  tracks_written_ = traits.writes_back && traits.write_completions && device_.queued_device();
+  if (tracks_written_) {
+    device_.log_writes();
+    writeback_page_.assign(device_.span(), kNoPage);
+  }
   tick_ns_ = traits.tick_ns;
   next_tick_ = tick_ns_ == 0 ? kNoTime : tick_ns_;
   next_sample_ = config_.interval_ns == 0 ? kNoTime : config_.interval_ns + 1;

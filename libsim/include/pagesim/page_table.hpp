@@ -96,6 +96,19 @@ class PageTableView {
     return true;
   }
 
+  // In select_victims of a policy whose traits say write_completions: whether the writes
+  // start_writeback starts take time (a queued device: hdd, ssd, nvme), so that written()
+  // tells when they complete. False without a device and on zram, where a write is done
+  // when the call returns: the kernel's synchronous writepage ("probably a ramdisk"), after
+  // which the page may be freed at once.
+  bool async_writes() const { return written_ != nullptr; }
+  // With async_writes(): the pages this policy's start_writeback cleaned whose writes have
+  // completed since its last select_victims call, by the reclaim's time, in completion order:
+  // when end_page_writeback would run. Only pages still resident, each once per writeback. A
+  // page evicted while its write was pending (and faulted in again since) is not listed for
+  // that write. Empty elsewhere.
+  const std::vector<PageId>& written() const { return written_ ? *written_ : no_pages(); }
+
   // Reclaim work (Counters::pages_scanned, /proc/vmstat pgscan and pgrefill): the policy
   // examined resident page p to choose victims and kept it (passed over a referenced page,
   // rotated or moved it between its lists); with n > 1, p and n - 1 other pages of p's
@@ -131,13 +144,16 @@ class PageTableView {
   // that only the watermarks asked for the reclaim: kswapd's, in the background, rather than
   // a direct reclaim by the faulting process (which happens when memory is full).
   bool background() const { return background_; }
-  // `writebacks`: where start_writeback lists the pages it cleans, nullptr where it may not.
+  // `writebacks`: where start_writeback lists the pages it cleans, nullptr where it may not;
+  // `written`: what written() lists, nullptr when writes complete at once.
   PageTableView with_incoming(PageId p, bool background = false,
-                              std::vector<PageId>* writebacks = nullptr) const {
+                              std::vector<PageId>* writebacks = nullptr,
+                              const std::vector<PageId>* written = nullptr) const {
     PageTableView v = *this;
     v.incoming_ = p;
     v.background_ = background;
     v.writebacks_ = writebacks;
+    v.written_ = written;
     return v;
   }
 
@@ -152,8 +168,10 @@ class PageTableView {
   PageId incoming_ = kNoPage;
   bool background_ = false;
   std::vector<PageId>* writebacks_ = nullptr;
+  const std::vector<PageId>* written_ = nullptr;
 
   [[noreturn]] static void refuse_writeback(PageId p);
+  static const std::vector<PageId>& no_pages();
 };
 
 }  // namespace pagesim

@@ -26,6 +26,10 @@ struct PolicyTraits {
   // select_victims may clean dirty pages without evicting them (PageTableView::start_writeback:
   // WSClock's scheduled writes, a page_launder).
   bool writes_back = false;
+  // With writes_back, on a queued device: select_victims learns when the writes it started
+  // complete (PageTableView::written), as the kernel's end_page_writeback does; without it
+  // a page start_writeback cleaned is as good as written.
+  bool write_completions = false;
 };
 
 // A page-replacement policy nominates victims; the engine owns residency, dirty bits, swap
@@ -55,7 +59,12 @@ struct PolicyTraits {
 //                                               page (to its swap slot, or its file) and
 //                                               leaves it resident and clean; the engine
 //                                               does the writes when select_victims
-//                                               returns, before it evicts the victims
+//                                               returns, before it evicts the victims;
+//                                               with traits().write_completions too, on a
+//                                               queued device (view.async_writes()), it
+//                                               learns when they are done:
+//                                               view.written() lists the pages whose
+//                                               writes completed since its last call
 //                                               (a policy that opts in gets a select_victim
 //                                               call instead when one victim is wanted: see
 //                                               "Fast paths" below)
