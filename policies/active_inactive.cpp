@@ -428,9 +428,11 @@ class ActiveInactive final : public Policy {
       const bool kswapd = incoming == kNoPage || view.background();
       token_.begin_reclaim(kswapd ? kInitMm : view.proc(incoming), view.resident_count());
     }
-    for (const PageId p : view.written()) end_page_writeback(p, view);
-    writeback_.drop_ended();
-    kept_writeback_[kAnon] = kept_writeback_[kFile] = 0;
+    if (pageout_writeback_) {
+      for (const PageId p : view.written()) end_page_writeback(p, view);
+      writeback_.drop_ended();
+      kept_writeback_[kAnon] = kept_writeback_[kFile] = 0;
+    }
     while (out.size() < want) {
       if (guard-- == 0) {
         evict_any(view, out);
@@ -548,7 +550,7 @@ class ActiveInactive final : public Policy {
       ++recent_rotated_[type];
     } else {
       lists_.move_to_front(inactive_list(type), p);
-      kept_writeback_[type] = 0;
+      kept_writeback_[type] = 0;  // the inactive list changed
     }
   }
 
@@ -556,16 +558,7 @@ class ActiveInactive final : public Policy {
     const PageId p = lists_.back(inactive_list(type));
     ++recent_scanned_[type];
     if constexpr (kSwapToken) token_.scanned();
-    if (writeback_.has(p)) {
-      // As many kept in a row as the list holds: all are being written (see the header).
-      if (++kept_writeback_[type] >= lists_.size(inactive_list(type))) {
-        return evict(writeback_.oldest(), view, out);
-      }
-      view.count_scanned(p);
-      lists_.move_to_front(inactive_list(type), p);  // PageWriteback: keep
-      return;
-    }
-    kept_writeback_[type] = 0;
+    if (pageout_writeback_ && under_writeback(p, type, view, out)) return;
     const bool referenced = page_referenced(p, type, view);
     if (referenced && type == kAnon) {  // page_mapping_inuse
       view.count_scanned(p);
@@ -586,6 +579,22 @@ class ActiveInactive final : public Policy {
     evict(p, view, out);
   }
 
+  // shrink_page_list's PageWriteback test on inactive tail page p: true when p is under
+  // writeback, and then kept or (see the header) the page written first evicted.
+  bool under_writeback(PageId p, std::size_t type, PageTableView& view, VictimList& out) {
+    if (!writeback_.has(p)) {
+      kept_writeback_[type] = 0;
+      return false;
+    }
+    if (++kept_writeback_[type] >= lists_.size(inactive_list(type))) {
+      evict(writeback_.oldest(), view, out);
+    } else {
+      view.count_scanned(p);
+      lists_.move_to_front(inactive_list(type), p);  // keep
+    }
+    return true;
+  }
+
   // The write of page p, cleaned by pageout, has completed.
   void end_page_writeback(PageId p, const PageTableView& view) {
     if (!writeback_.end(p)) return;
@@ -599,7 +608,7 @@ class ActiveInactive final : public Policy {
   void evict(PageId p, PageTableView& view, VictimList& out) {
     lists_.remove(p);
     pg_referenced_[p] = 0;
-    writeback_.end(p);
+    if (pageout_writeback_) writeback_.end(p);
     if (workingset_) shadow_[p] = ++nonresident_age_;  // workingset_eviction
     // The engine writes a dirty page to swap; a clean one keeps the copy it may have.
     if constexpr (kSwapToken) token_.evicted(p, view.dirty(p) || view.in_swap(p));
