@@ -514,8 +514,8 @@ def test_a_python_policy_learns_when_its_writes_complete():
     # The same trace on nvme (a read 3000 ns, a write 1000 ns a page, 100 ns an access), the
     # timeline of tests/cpp/test_writeback.cpp: pages 0 and 1 written at #2 (300-2300), page 2
     # at #5 (5500-6500) and #7 (9700-10700). At the reclaims of #2, #3, #5, #7, #8, #9 the
-    # completed writes of resident pages: none, none, page 0 (page 1 was evicted at #3), page 2
-    # twice, none.
+    # completed writes of resident pages: none, none, none (pages 0 and 1 were evicted while
+    # theirs was in service, at #2 and #3), page 2 twice, none.
     class NotingFifo(LaunderingFifo):
         traits = pagesim.PolicyTraits(writes_back=True, write_completions=True)
 
@@ -533,7 +533,7 @@ def test_a_python_policy_learns_when_its_writes_complete():
     policy = NotingFifo()
     pagesim.simulate(t, policy, frames=2, device="nvme", device_read_us=2.0, device_write_us=0.0,
                      device_transfer_mb_s=4096.0, io_scheduler="fifo", page_cluster=0, cpu_ns=100)
-    assert policy.calls == [(2, [], True), (0, [], True), (1, [0], True), (3, [2], True),
+    assert policy.calls == [(2, [], True), (0, [], True), (1, [], True), (3, [2], True),
                             (0, [2], True), (4, [], True)]
     policy = NotingFifo()
     pagesim.simulate(t, policy, frames=2, page_cluster=0)

@@ -276,6 +276,14 @@ class Engine {
   std::uint64_t position_of(PageId p) const {
     return bits_[p].has(page_bits::kFile) ? file_position(p) : slot_[p];
   }
+  // tracks_written_: page p, with bits `bits`, is evicted: a writeback of it still under way
+  // no longer tells the policy anything (PageTableView::written). Only a page with a place on
+  // the device has one: a file page, or one holding a swap slot.
+  void forget_writeback(PageId p, int bits) {
+    if ((bits & (page_bits::kFile | page_bits::kInSwap)) == 0) return;
+    PageId& w = writeback_page_[position_of(p)];
+    if (w == p) w = kNoPage;
+  }
   // tracks_written_: whether resident page p's writeback has not completed by now_. Its swap
   // slot stays meanwhile: the kernel keeps a page under writeback in the swap cache
   // (remove_exclusive_swap_page and reuse_swap_page refuse it).
@@ -793,6 +801,7 @@ inline void Engine::evict(PageId p) {
     page_stats_.writes[p] += (bits & page_bits::kDirty) != 0;
   }
   write_out(p, bits);
+  if (tracks_written_) forget_writeback(p, bits);
   b.value = evicted(bits);
   --resident_;
   --resident_of_[owner];
