@@ -35,6 +35,20 @@ inline Counters run(const Trace& t, const std::string& policy, std::int64_t fram
   return simulate(t, policy, testing::textbook(params)).total;
 }
 
+// nvme without readahead, first come first served: a read of 2 us + 4096 B at 4096 MB/s = 3000
+// ns, a write of 0 + 1000 ns a page; 100 ns an access. Access #k of a trace that never waits
+// for IO faults (or hits) at (k + 1) * 100 ns.
+inline Params timed_nvme(Params params = {}) {
+  params.set("device", std::string("nvme"));
+  params.set("device_read_us", 2.0);
+  params.set("device_write_us", 0.0);
+  params.set("device_transfer_mb_s", 4096.0);
+  params.set("io_scheduler", std::string("fifo"));
+  params.set("page_cluster", std::int64_t{0});
+  params.set("cpu_ns", std::int64_t{100});
+  return params;
+}
+
 // 5 frames, page_cluster 3 (the first window is slots 0-6, the kernel's offsets 1-7, its
 // offset 0 being the swap header), io_max_request_pages 1 (a window is a request a page),
 // fifo; nvme: a read of 2 us + 4096 B at 4096 MB/s = 3000 ns, a write of 0 + 1000 ns; cpu 100.

@@ -389,17 +389,10 @@ TEST_CASE("active_inactive pageout=writeback on a device: freed once its write c
     b.add(1, vpn, vpn == 1, PageKind::kAnon);
   }
   const Trace t = std::move(b).build();
-  Params params{{"anon_insert", std::string("inactive")},
-                {"inactive_ratio", std::int64_t{1}},
-                {"device", std::string("nvme")},
-                {"device_read_us", 2.0},
-                {"device_write_us", 0.0},
-                {"device_transfer_mb_s", 4096.0},
-                {"io_scheduler", std::string("fifo")},
-                {"page_cluster", std::int64_t{0}},
-                {"cpu_ns", std::int64_t{100}},
-                {"page_stats", true},
-                {"pageout", std::string("writeback")}};
+  Params params = timed_nvme({{"anon_insert", std::string("inactive")},
+                              {"inactive_ratio", std::int64_t{1}},
+                              {"page_stats", true},
+                              {"pageout", std::string("writeback")}});
   const Replayed writeback = replay(t, "active_inactive", 4, params);
   CHECK(writeback.result.pages->evictions == std::vector<std::uint64_t>{1, 1, 1, 0, 0, 0, 0});
   CHECK(writeback.result.total.writebacks == 1);

@@ -134,10 +134,7 @@ TEST_CASE("writebacks on a device: the process waits for its reads, not for the 
   // Busy: writes 2000 + 1000 + 1000 + 1000, reads 4 x 3000.
   const Trace t = laundry_trace();
   LaunderingFifo policy;
-  const Params params{{"frames", std::int64_t{2}},       {"device", std::string("nvme")},
-                      {"device_read_us", 2.0},           {"device_write_us", 0.0},
-                      {"device_transfer_mb_s", 4096.0},  {"io_scheduler", std::string("fifo")},
-                      {"page_cluster", std::int64_t{0}}, {"cpu_ns", std::int64_t{100}}};
+  const Params params = timed_nvme({{"frames", std::int64_t{2}}});
   const Result r = simulate(t, policy, params, "laundering_fifo");
   CHECK(r.time.iowait_ns == 4900 + 4000 + 4000 + 3000);
   CHECK(r.time.elapsed_ns == 16900);
@@ -187,10 +184,7 @@ TEST_CASE("write completions: written() lists the pages whose writes completed, 
   //          was in service: page 0 is resident again (swapped in at #3), and not listed
   //  #7      page 2 (its write at #5)      #8  page 2 (its write at #7)      #9  none
   const Trace t = laundry_trace();
-  const Params timed{{"frames", std::int64_t{2}},       {"device", std::string("nvme")},
-                     {"device_read_us", 2.0},           {"device_write_us", 0.0},
-                     {"device_transfer_mb_s", 4096.0},  {"io_scheduler", std::string("fifo")},
-                     {"page_cluster", std::int64_t{0}}, {"cpu_ns", std::int64_t{100}}};
+  const Params timed = timed_nvme({{"frames", std::int64_t{2}}});
   using Call = CompletionNotingFifo::Call;
   CompletionNotingFifo policy;
   const Result r = simulate(t, policy, timed, "noting_fifo");
@@ -232,15 +226,8 @@ TEST_CASE("write completions: a page under writeback keeps its swap slot at a wr
     for (std::uint64_t k = 0; k < gap; ++k) b.add(1, 3, false);
     b.add(1, 2, true);
     const Trace t = std::move(b).build();
-    const Params params{{"frames", std::int64_t{2}},
-                        {"device", std::string("nvme")},
-                        {"device_read_us", 2.0},
-                        {"device_write_us", 0.0},
-                        {"device_transfer_mb_s", 4096.0},
-                        {"io_scheduler", std::string("fifo")},
-                        {"page_cluster", std::int64_t{0}},
-                        {"cpu_ns", std::int64_t{100}},
-                        {"free_slot_on_swapin", std::string("write")}};
+    const Params params =
+        timed_nvme({{"frames", std::int64_t{2}}, {"free_slot_on_swapin", std::string("write")}});
     CompletionNotingFifo policy;
     const Result r = simulate(t, policy, params, "noting_fifo");
     CHECK(r.swap_slots_used == (400 + 100 * gap < 2300 ? 2 : 1));
