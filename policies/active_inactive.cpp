@@ -353,8 +353,8 @@ class ActiveInactive final : public Policy {
 
   PolicyTraits traits() const override {
     PolicyTraits t{/*needs_hits=*/true, /*needs_future=*/false, kSwapToken ? kJiffyNs : 0};
-    t.writes_back = true;        // pageout's asynchronous writepage
-    t.write_completions = true;  // end_page_writeback's rotation
+    t.writes_back = pageout_writeback_;        // pageout's asynchronous writepage
+    t.write_completions = pageout_writeback_;  // end_page_writeback's rotation
     return t;
   }
 
