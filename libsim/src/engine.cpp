@@ -644,7 +644,7 @@ __attribute__((flatten)) void Engine::write_back(PageId p, bool file) {
       break;
   }
   // Only a queued device needs the position: zram spares the slot_ load (a cache miss).
-  const std::uint64_t position = file ? file_position(p) : slot_[p];
+  const std::uint64_t position = position_of(p, file);
   // Without room in the queue the writer sleeps (get_request_wait) until a request leaves it:
   // its fault ends blocked (Engine::fault), and the others run meanwhile.
   if (!device_.submit(position, true, now_, kNoProc, cur_proc_)) ready_at_[cur_proc_] = kNoTime;
@@ -665,8 +665,7 @@ __attribute__((flatten)) void Engine::wait_for_read(ProcId proc) {
 bool Engine::readahead_pending(PageId p) {
   // A swap readahead page carries its slot until its first use; a file page's place is fixed.
   device_.advance(now_);
-  const bool file = bits_[p].has(page_bits::kFile);
-  return device_.wait_for_read(file ? file_position(p) : slot_[p], now_, proc_of(p));
+  return device_.wait_for_read(position_of(p), now_, proc_of(p));
 }
 
 void Engine::book_in_taken_rows(Tick from, Tick to, std::vector<std::int64_t>& rows,
@@ -793,7 +792,7 @@ void Engine::start_writebacks() {
     write_out(p, bits);
     // Clean, with its swap copy (the swap cache keeps the page and its slot).
     if (!file) b.set(page_bits::kInSwap);
-    if (tracks_written_) writeback_page_[position_of(p)] = p;
+    if (tracks_written_) writeback_page_[position_of(p, file)] = p;
   }
   writebacks_.clear();
 }

@@ -36,18 +36,25 @@ Replayed replay(const Trace& t, const std::string& name, std::int64_t frames, Pa
   return {std::move(policy), std::move(r)};
 }
 
-// A trace of one pid's file pages (read() page cache) from page numbers.
-Trace file_trace(const std::vector<std::uint64_t>& pages) {
+// A trace of one pid's pages of one kind from page numbers; access k writes when writes[k]
+// (reads where `writes` is shorter).
+Trace one_kind_trace(PageKind kind, const std::vector<std::uint64_t>& pages,
+                     const std::vector<bool>& writes) {
   TraceBuilder b;
-  for (std::uint64_t p : pages) b.add(1, p, false, PageKind::kFile);
+  for (std::size_t k = 0; k < pages.size(); ++k) {
+    b.add(1, pages[k], k < writes.size() && writes[k], kind);
+  }
   return std::move(b).build();
 }
 
-// A trace of one pid's anonymous pages, read, from page numbers.
-Trace anon_trace(const std::vector<std::uint64_t>& pages) {
-  TraceBuilder b;
-  for (std::uint64_t p : pages) b.add(1, p, false, PageKind::kAnon);
-  return std::move(b).build();
+// File pages (read() and write() page cache).
+Trace file_trace(const std::vector<std::uint64_t>& pages, const std::vector<bool>& writes = {}) {
+  return one_kind_trace(PageKind::kFile, pages, writes);
+}
+
+// Anonymous pages.
+Trace anon_trace(const std::vector<std::uint64_t>& pages, const std::vector<bool>& writes = {}) {
+  return one_kind_trace(PageKind::kAnon, pages, writes);
 }
 
 // Drives a policy by hand, playing the engine: page table bits, residency, ticks.
@@ -384,11 +391,7 @@ TEST_CASE("active_inactive pageout=writeback on a device: freed once its write c
   //     be kept, and F the victim.
   // pageout=evict: A written as it is evicted at #4; B the victim at #5; at #14 E and F are
   // activated, C deactivated then evicted. The same pages go, A written once either way.
-  TraceBuilder b;
-  for (const std::uint64_t vpn : {1u, 2u, 3u, 4u, 5u, 6u, 5u, 4u, 5u, 4u, 5u, 4u, 5u, 4u, 7u}) {
-    b.add(1, vpn, vpn == 1, PageKind::kAnon);
-  }
-  const Trace t = std::move(b).build();
+  const Trace t = anon_trace({1, 2, 3, 4, 5, 6, 5, 4, 5, 4, 5, 4, 5, 4, 7}, {true});
   Params params = timed_nvme({{"anon_insert", std::string("inactive")},
                               {"inactive_ratio", std::int64_t{1}},
                               {"page_stats", true},
@@ -1509,11 +1512,7 @@ TEST_CASE("freebsd: a re-read clears PG_WINATCFLS: the dirty page goes round twi
   // Fault H: inactive [F H]. Reclaim 2: F dirty without PG_WINATCFLS: set, requeue [H F];
   //   H clean: VICTIM H. (With the flag kept, F would have been laundered: VICTIM F.)
   // Reclaim 3: F dirty with PG_WINATCFLS: laundered, VICTIM F.
-  TraceBuilder b;
-  b.add(1, 0, true, PageKind::kFile);
-  b.add(1, 1, false, PageKind::kFile);
-  b.add(1, 2, false, PageKind::kFile);
-  const Trace t = std::move(b).build();
+  const Trace t = file_trace({0, 1, 2}, {true});
   Driver d(t, "freebsd", 8, Params{});
   d.fault(0, true);
   d.fault(1);
@@ -1719,11 +1718,7 @@ TEST_CASE("mglru: a dirty file page waits one generation for its writeback, then
   // Reclaim 2: 2 + 2 > 3 -> age: max_seq 4. Tail of gen2: F0, its writeback started ->
   //   VICTIM F0 (the engine writes it now), ahead of the younger clean F2.
   // (Skipped as dirty again, F0 would go to gen3 and F2 would be the victim.)
-  TraceBuilder b;
-  b.add(1, 0, true, PageKind::kFile);
-  b.add(1, 1, false, PageKind::kFile);
-  b.add(1, 2, false, PageKind::kFile);
-  const Trace t = std::move(b).build();
+  const Trace t = file_trace({0, 1, 2}, {true});
   Driver d(t, "mglru", 16, Params{});
   d.fault(0, true);
   d.fault(1);

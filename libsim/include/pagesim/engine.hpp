@@ -272,9 +272,12 @@ class Engine {
   // tracks_written_: fills written_ with the pages whose writebacks the device has completed
   // by now_ (PageTableView::written), from its write log.
   void collect_written();
-  // Page p's place on the device: its swap slot, or its file position.
+  // Page p's place on the device: its swap slot, or (`file`) its file position.
+  std::uint64_t position_of(PageId p, bool file) const {
+    return file ? file_position(p) : slot_[p];
+  }
   std::uint64_t position_of(PageId p) const {
-    return bits_[p].has(page_bits::kFile) ? file_position(p) : slot_[p];
+    return position_of(p, bits_[p].has(page_bits::kFile));
   }
   // tracks_written_: page p, with bits `bits`, is evicted: a writeback of it still under way
   // no longer tells the policy anything (PageTableView::written). Only a page with a place on
