@@ -200,10 +200,13 @@ def _sweep_columns(args: argparse.Namespace, params: dict[str, Any]) -> list[str
 
 
 def _check_output_dir(path: str, option: str) -> None:
-    """Refuse an output in a missing directory before the work, not after it."""
+    """Refuse an output in a missing directory, or that is a directory, before the work, not
+    after it."""
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise pagesim.ConfigError(f"{option} {path!r}: directory {folder!r} does not exist")
+    if os.path.isdir(path):
+        raise pagesim.ConfigError(f"{option} {path!r} is a directory: expected a file's name")
 
 
 def _write_csv(df: Any, path: str) -> None:
@@ -437,8 +440,8 @@ _EXTENSIONS = (".pgt native, .txt or .trace text, .csv, .lackey, .din, .ogb or o
 
 def _check_trace_output(path: str, fmt: str, option: str) -> None:
     """Refuse, before the work, an output whose format neither `option` nor the name's extension
-    gives, and a compressed name (the writers refuse it too)."""
-    _core.refuse_compressed_output(path)
+    gives, an unknown or unwritable format, and a compressed name (the writers refuse them too)."""
+    _core.output_format(path, fmt)
     if fmt == "auto" and _core.format_by_extension(path) == "auto":
         raise pagesim.ConfigError(f"{path!r}: cannot tell the format to write from the name: "
                                   f"expected {_EXTENSIONS}; or give {option}")
@@ -465,6 +468,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
         if value is not None:
             options[key] = value
     if args.output:
+        _check_output_dir(args.output, "-o")
         _check_trace_output(args.output, args.format, "--format")
     trace = generate(args.kind, **options)
     if args.output:
@@ -477,6 +481,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from .traces import convert
+    _check_output_dir(args.output, "output")
     _check_trace_output(args.output, args.to, "--to")
     if args.head is not None:  # the first accesses: read, cut, written
         trace = _load(args, args.input)
@@ -684,8 +689,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # key='value', key=True or key=3 as a Python call writes it; not inside a policy label
-# (random(seed=3), lru_k(k=2,correlated_period=5)), nor a quoted echo of input, nor after -P.
+# (random(seed=3), lru_k(k=2,correlated_period=5)), nor after -P.
 _KWARG = re.compile(r"(?<![\w,='\"-])(?<!\w\()(?<!-P )([a-z_]\w*)=('[^']*'|(?:True|False|-?\d+)\b)")
+# A quoted echo of input ('4 frames=3'), which stays as it is, or a key's quoted value (='oracle').
+_QUOTED = re.compile(r"=?'[^']*'")
 
 
 def _in_cli_terms(message: str, options: dict[str, str]) -> str:
@@ -700,7 +707,13 @@ def _in_cli_terms(message: str, options: dict[str, str]) -> str:
 
     message = re.sub(r"parameter '(\w+)'",
                      lambda m: options.get(m.group(1), m.group(0)), message)
-    return _KWARG.sub(kwarg, message)
+    out, done = [], 0
+    for echo in _QUOTED.finditer(message):
+        if echo.group(0).startswith("="):
+            continue
+        out += [_KWARG.sub(kwarg, message[done:echo.start()]), echo.group(0)]
+        done = echo.end()
+    return "".join(out) + _KWARG.sub(kwarg, message[done:])
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -721,4 +734,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     except (pagesim.Error, OSError) as e:
         print(f"pagesim: error: {_in_cli_terms(str(e), args.options)}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("pagesim: error: out of memory: the trace or the run needs more memory than this "
+              "process may have", file=sys.stderr)
         return 2

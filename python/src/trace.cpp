@@ -159,6 +159,10 @@ Trace from_arrays(const py::object& pages, const py::object& writes, const py::o
       throw ConfigError("'kinds' must hold 0 (anon) or 1 (file); element " + std::to_string(i) +
                         " is " + std::to_string(kind[i]));
     }
+    if (write[i] > 1) {
+      throw ConfigError("'writes' must hold 0 (read) or 1 (write), or booleans; element " +
+                        std::to_string(i) + " is " + std::to_string(write[i]));
+    }
     builder.add(pid[i], page[i], write[i] != 0, static_cast<PageKind>(kind[i]));
   }
   return std::move(builder).build();

@@ -154,10 +154,14 @@ void register_trace_io(py::module_& m) {
       py::arg("page_numbers") = false, py::arg("instructions") = false,
       py::arg("pid") = py::none());
   m.def(
-      "refuse_compressed_output",
-      [](const py::object& path) { refuse_compressed_output(fs_path(path)); },
-      "A ConfigError if the name ends in .gz, .zst or .zstd: pagesim writes no compressed files.",
-      py::arg("path"));
+      "output_format",
+      [](const py::object& path, const std::string& format) {
+        return std::string(format_name(output_format(fs_path(path), parse_format(format))));
+      },
+      "The format Trace.save writes `path` as when asked for `format`; a ConfigError for a name "
+      "that ends in .gz, .zst or .zstd (pagesim writes no compressed files), an unknown format or "
+      "one pagesim does not write (block I/O traces).",
+      py::arg("path"), py::arg("format") = "auto");
   m.def("generator_names", &generator_names);
   m.def(
       "generate",

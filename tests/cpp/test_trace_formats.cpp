@@ -182,6 +182,19 @@ TEST_CASE("a hand-written lackey file gives the expected page accesses") {
   CHECK(parse_trace(lackey, {}).size() == t.size());
 }
 
+TEST_CASE("lackey accesses that end at the top of the address space end there") {
+  // 1-byte pages: page = address. " M fffffffffffffffe,2" reads pages 2^64-2 and 2^64-1, then
+  // writes them; " L ffffffffffffffff,1" reads 2^64-1 (a loop that stepped past the last page
+  // would wrap to page 0 and never end).
+  ReadOptions o = as(TraceFormat::kLackey);
+  o.page_size = 1;
+  const Trace t = parse_trace(" M fffffffffffffffe,2\n L ffffffffffffffff,1\n", o);
+  CHECK(accesses_of(t) ==
+        "1 R 18446744073709551614\n1 R 18446744073709551615\n"
+        "1 W 18446744073709551614\n1 W 18446744073709551615\n"
+        "1 R 18446744073709551615\n");
+}
+
 TEST_CASE("a hand-written din file gives the expected page accesses") {
   // 4096-byte pages, pid 1 (din has none). Line by line:
   //   2 0                    instruction fetch: skipped by default
@@ -727,6 +740,19 @@ TEST_CASE("detect_format: magic number, then extension, then the first line") {
   CHECK(detect_format(oracle.path()) == TraceFormat::kOracleGeneral);
   TempFile binary("d5.bin", std::string("\x01\x02\x03", 3));
   CHECK_THROWS_AS(detect_format(binary.path()), TraceFormatError);
+  // UTF-8 in a comment, or in valgrind's Command: line (the program's name and arguments),
+  // does not make a file binary: the first line that is neither decides.
+  TempFile utf8_comment("d6",
+                        "# donn\xc3\xa9"
+                        "es\nR 0x1000\n");
+  CHECK(detect_format(utf8_comment.path()) == TraceFormat::kText);
+  TempFile utf8_banner(
+      "d7.log",
+      "==1== Lackey, an example Valgrind tool\n==1== Command: ./caf\xc3\xa9 -x\n L 1000,4\n");
+  CHECK(detect_format(utf8_banner.path()) == TraceFormat::kLackey);
+  // A deciding line that is not ASCII is no format's.
+  TempFile utf8_line("d8", "R 0x1000 \xc3\xa9\n");
+  CHECK_THROWS_AS(detect_format(utf8_line.path()), TraceFormatError);
 }
 
 TEST_CASE(
@@ -1028,10 +1054,17 @@ TEST_CASE("text keeps the page size in its first line; the reader takes it unles
   CHECK(parse_trace("R 0x1000\n# pagesim trace: pid op address (8192-byte pages)\n",
                     as(TraceFormat::kText))
             .page_size() == 4096);
-  CHECK(message_of([] {
-          parse_trace("# pagesim trace: pid op address (3000-byte pages)\nR 1\n",
-                      as(TraceFormat::kText));
-        }) == "<string>:1: the header's page size 3000 is not a power of two");
+  // A header whose page size is no page size is an error, not a comment (which would read the
+  // file with 4096-byte pages).
+  for (const char* size : {"3000", "0", "-4096", "4294967296", "4k", ""}) {
+    CAPTURE(size);
+    const std::string header =
+        std::string("# pagesim trace: pid op address (") + size + "-byte pages)\nR 1\n";
+    CHECK(message_of([&] { parse_trace(header, as(TraceFormat::kText)); }) ==
+          std::string("<string>:1: expected the header's page size to be a power of two from 1 to "
+                      "2147483648, got '") +
+              size + "'");
+  }
 }
 
 TEST_CASE("the pid option is the pid of accesses whose line names none, in every format") {

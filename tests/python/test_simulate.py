@@ -1,5 +1,6 @@
 import pickle
 import re
+import resource
 import subprocess
 import sys
 
@@ -163,6 +164,17 @@ def test_lru_k_parameters_from_python():
 
 def run_cli(*args):
     return subprocess.run([sys.executable, "-m", "pagesim", *args], capture_output=True, text=True)
+
+
+def test_cli_out_of_memory_is_an_error_not_a_traceback():
+    # A loop trace of 5 * 10^8 accesses needs about 2.5 GB (more than the 2 GB of address space given
+    # here, less than the machine's memory, which the generator checks against first).
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    out = subprocess.run([sys.executable, "-m", "pagesim", "gen", "loop", "-P", "accesses=500000000",
+                          "-P", "pages=5"], capture_output=True, text=True, preexec_fn=limit)
+    assert (out.returncode, out.stdout) == (2, "")
+    assert out.stderr.startswith("pagesim: error: out of memory"), out.stderr
 
 
 def test_cli_run_prints_counters(tmp_path):
@@ -542,6 +554,27 @@ def test_bad_arguments_name_the_key_and_what_is_allowed(tmp_path):
     assert r.returncode == 2 and "--plot 'curve.bogus': expected an image file name ending in" in r.stderr
     r = run_cli("sweep", str(tmp_path / "x.pgt"), "--policies", "lru", "--frames", "5", "-o", "nodir/x.csv")
     assert r.returncode == 2 and "-o 'nodir/x.csv': directory 'nodir' does not exist" in r.stderr
+    # An output that is a directory, before the work (it failed after it, naming a temporary file).
+    (tmp_path / "adir").mkdir()
+    adir = str(tmp_path / "adir")
+    for args in (["sweep", str(tmp_path / "x.pgt"), "--policies", "lru", "--frames", "5", "-o", adir],
+                 ["mrc", str(tmp_path / "x.pgt"), "-o", adir],
+                 ["run", str(tmp_path / "x.pgt"), "--frames", "5", "--pages", adir],
+                 ["convert", str(tmp_path / "x.pgt"), adir, "--to", "text"]):
+        r = run_cli(*args)
+        assert (r.returncode, r.stdout) == (2, ""), args
+        assert f"{adir!r} is a directory: expected a file's name" in r.stderr, r.stderr
+    # gen refuses an output format it cannot write before it generates: with 2 GB of address
+    # space, the 2.5 GB trace would have run out of memory first.
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    for out, message in ((["-o", str(tmp_path / "g.pgt"), "--format", "bogus"],
+                          "trace format 'bogus' is not known"),
+                         (["-o", str(tmp_path / "g.spc")],
+                          "pagesim reads block I/O traces but does not write them")):
+        r = subprocess.run([sys.executable, "-m", "pagesim", "gen", "loop", "-P", "accesses=500000000",
+                            *out], capture_output=True, text=True, preexec_fn=limit)
+        assert r.returncode == 2 and message in r.stderr, r.stderr
     # The memory size has its own options (a second 'frames' was a TypeError).
     for args in (["run", "--policy", "lru", "--frames", "2", "-P", "frames=3"],
                  ["run", "--policy", "lru(frames=3)", "--frames", "2"],
@@ -673,7 +706,9 @@ def test_cli_says_library_settings_as_its_own_options(tmp_path):
         "set -P interval_ns=0")
     # Policy labels, echoed input and what is already in the CLI's words stay as they are.
     for text in ("sweep policies must be distinct: random(seed=1), lru_k(k=2,correlated_period=5)",
-                 "-P expects KEY=VALUE, got 'seed=3'", "set -P interval_ns=0"):
+                 "-P expects KEY=VALUE, got 'seed=3'", "set -P interval_ns=0",
+                 "t.lackey:1: expected a decimal size from 1 to 65536, got '4 frames=3'",
+                 "got 'a b=1' and 'c frames=True'"):
         assert _in_cli_terms(text, options) == text
 
 

@@ -223,6 +223,10 @@ def test_kinds_may_be_page_kind_members_and_floats_are_refused():
         pagesim.Trace.from_arrays(np.array([7, 8, 9]), kinds=[pagesim.PageKind.FILE, 1.5, 0])
     with pytest.raises(pagesim.ConfigError, match="'pages' element 0 is 1180591620717411303424; expected a value from 0 to"):
         pagesim.Trace.from_arrays(np.array([2**70, 1], dtype=object))
+    # writes are 0 or 1 (or booleans), as from_columns has them: a 2 was taken as a write.
+    assert list(pagesim.Trace.from_arrays(np.array([7, 8]), writes=np.array([True, False])).writes) == [1, 0]
+    with pytest.raises(pagesim.ConfigError, match=r"'writes' must hold 0 \(read\) or 1 \(write\), or booleans; element 1 is 2"):
+        pagesim.Trace.from_arrays(np.array([7, 8, 9]), writes=[0, 2, 1])
 
 
 def test_cli_output_format_by_extension_or_option(tmp_path):

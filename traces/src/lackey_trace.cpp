@@ -122,15 +122,17 @@ std::uint64_t stream_lackey(LineReader& reader, const ReadOptions& options, Acce
     }
     const std::uint64_t first = address >> shift;
     const std::uint64_t last = (address + size - 1) >> shift;
+    // Each page of [first, last]; last may be the top page (2^64 - 1 with 1-byte pages).
+    const auto add_pages = [&](bool write) {
+      for (std::uint64_t p = first;; ++p) {
+        sink.add(pid, p, write, PageKind::kAnon);
+        if (p == last) break;
+      }
+      count += last - first + 1;
+    };
     // M is a load then a store of the same bytes: the reads first, then the writes.
-    if (op != 'S') {
-      for (std::uint64_t p = first; p <= last; ++p) sink.add(pid, p, false, PageKind::kAnon);
-      count += last - first + 1;
-    }
-    if (op == 'S' || op == 'M') {
-      for (std::uint64_t p = first; p <= last; ++p) sink.add(pid, p, true, PageKind::kAnon);
-      count += last - first + 1;
-    }
+    if (op != 'S') add_pages(false);
+    if (op == 'S' || op == 'M') add_pages(true);
     accessed = true;
   }
   if (count == 0) {

@@ -1,5 +1,7 @@
 #include "pagesim/text_trace.hpp"
 
+#include <optional>
+
 #include "pagesim/error.hpp"
 #include "pagesim/line_reader.hpp"
 #include "readers.hpp"
@@ -16,21 +18,22 @@ std::size_t split(std::string_view line, std::string_view (&fields)[4]) {
   return n;
 }
 
+// The largest page size: the largest power of two a page size's 32 bits hold.
+constexpr std::uint64_t kMaxPageSize = std::uint64_t{1} << 31;
+
 // The page size pagesim's text writer records in its first line,
-// "# pagesim trace: pid op address (8192-byte pages)"; 0 if `line` is not that line.
-std::uint32_t recorded_page_size(std::string_view line) {
+// "# pagesim trace: pid op address (8192-byte pages)", as written there; none if `line` is
+// not that line.
+std::optional<std::string_view> recorded_page_size(std::string_view line) {
   constexpr std::string_view kStart = "# pagesim trace:", kEnd = "-byte pages)";
   if (line.substr(0, kStart.size()) != kStart || line.size() < kEnd.size() ||
       line.substr(line.size() - kEnd.size()) != kEnd) {
-    return 0;
+    return std::nullopt;
   }
   line.remove_suffix(kEnd.size());
   const std::size_t open = line.rfind('(');
-  std::uint64_t size = 0;
-  if (open == std::string_view::npos || !parse_decimal(line.substr(open + 1), size) ||
-      size > UINT32_MAX)
-    return 0;
-  return static_cast<std::uint32_t>(size);
+  if (open == std::string_view::npos) return std::nullopt;
+  return line.substr(open + 1);
 }
 
 }  // namespace
@@ -71,10 +74,14 @@ std::uint64_t stream_text(LineReader& reader, const ReadOptions& options, Access
     };
     // The page size pagesim's writer records, unless the caller gave one.
     if (reader.line_number() == 1 && options.page_size == 0) {
-      if (const std::uint32_t recorded = recorded_page_size(line)) {
-        if ((recorded & (recorded - 1)) != 0)
-          fail("the header's page size " + std::to_string(recorded) + " is not a power of two");
-        page_size = recorded;
+      if (const auto recorded = recorded_page_size(line)) {
+        std::uint64_t size = 0;
+        if (!parse_decimal(*recorded, size) || size == 0 || size > kMaxPageSize ||
+            (size & (size - 1)) != 0) {
+          fail("expected the header's page size to be a power of two from 1 to " +
+               std::to_string(kMaxPageSize) + ", got " + quoted(*recorded));
+        }
+        page_size = static_cast<std::uint32_t>(size);
         bits = page_shift(page_size);
         sink.set_page_size(page_size);
       }

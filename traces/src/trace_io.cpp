@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -73,10 +74,16 @@ constexpr std::string_view kNativeMagic = "PGSIMTRC";
 TraceFormat sniff(std::string_view head) {
   if (head.substr(0, kNativeMagic.size()) == kNativeMagic) return TraceFormat::kNative;
   if (head.substr(0, 3) == "\xef\xbb\xbf") head.remove_prefix(3);  // a UTF-8 byte-order mark
+  // Binary data has NULs and other control bytes within 4 KiB; text may hold UTF-8 in its
+  // comments and in valgrind's banner lines (==PID== Command: with the program's arguments).
   for (char c : head) {
     const auto u = static_cast<unsigned char>(c);
-    if (u == 0 || u >= 0x80 || (u < 0x20 && c != '\n' && c != '\r' && c != '\t')) return TraceFormat::kAuto;
+    if (u < 0x20 && c != '\n' && c != '\r' && c != '\t') return TraceFormat::kAuto;
   }
+  const auto ascii = [](std::string_view line) {
+    return std::all_of(line.begin(), line.end(),
+                       [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  };
   std::size_t start = 0;
   while (start < head.size()) {
     std::size_t end = head.find('\n', start);
@@ -91,6 +98,7 @@ TraceFormat sniff(std::string_view head) {
         line.substr(0, 3) == " M ") {
       return TraceFormat::kLackey;
     }
+    if (!ascii(line)) return TraceFormat::kAuto;
     // A text line's op (R or W) is no hexadecimal digit, so no text line is a din or a
     // pinatrace line.
     detail::PinatraceLine pin{};
@@ -543,24 +551,20 @@ std::string lost_in(const Trace& t, TraceFormat format) {
   return note;
 }
 
-namespace {
-
-// Throws ConfigError for a format pagesim reads but does not write.
-void refuse_unwritable(const std::string& path, TraceFormat format) {
+TraceFormat output_format(const std::string& path, TraceFormat format) {
+  refuse_compressed_output(path);
+  if (format == TraceFormat::kAuto) format = format_by_extension(path);
+  if (format == TraceFormat::kAuto) format = TraceFormat::kNative;
   if (is_block_trace(format)) {
     throw ConfigError("cannot write '" + path + "' as " + format_name(format) +
                       ": pagesim reads block I/O traces but does not write them; write native, "
                       "text or CSV");
   }
+  return format;
 }
 
-}  // namespace
-
 std::string write_trace(const Trace& trace, const std::string& path, TraceFormat format) {
-  // A compressed name is refused by the writers' OutputFile.
-  if (format == TraceFormat::kAuto) format = format_by_extension(path);
-  if (format == TraceFormat::kAuto) format = TraceFormat::kNative;
-  refuse_unwritable(path, format);
+  format = output_format(path, format);
   switch (format) {
     case TraceFormat::kSpc:
     case TraceFormat::kMsr:
@@ -595,10 +599,7 @@ std::string write_trace(const Trace& trace, const std::string& path, TraceFormat
 std::string convert_trace(const std::string& in, const std::string& out, const ReadOptions& options,
                           TraceFormat out_format) {
   detail::page_shift(options.page_size_or_default());
-  refuse_compressed_output(out);  // before the reading, which may take long
-  if (out_format == TraceFormat::kAuto) out_format = format_by_extension(out);
-  if (out_format == TraceFormat::kAuto) out_format = TraceFormat::kNative;
-  refuse_unwritable(out, out_format);
+  out_format = output_format(out, out_format);  // before the reading, which may take long
   OpenedTrace opened = open_trace(in, options);
   if (opened.format == TraceFormat::kNative)
     return write_trace(native_from(std::move(opened), in, options), out, out_format);

@@ -123,6 +123,12 @@ std::string lost_in(const Trace& trace, TraceFormat format);
 // Throws ConfigError for an output name ending in .gz, .zst or .zstd (any case).
 void refuse_compressed_output(const std::string& path);
 
+// The format write_trace writes `path` as when asked for `format`: kAuto is the name's
+// extension's (format_by_extension), else native. Throws ConfigError for a compressed name
+// and for a block I/O trace format (read, never written), so that a caller can refuse an
+// output before the work that makes it.
+TraceFormat output_format(const std::string& path, TraceFormat format);
+
 // Converts a trace file. The input is opened once, so it may be a pipe; the output is
 // written as write_trace does, so it may even be the input. A streaming input converted to
 // native never holds the input or the per-access columns in memory: memory is O(distinct
