@@ -197,13 +197,17 @@ def check_policy(policy: _core.Policy) -> None:
                or getattr(type(policy), m) is getattr(_core.Policy, m, None)]
     if missing:
         raise ConfigError(f"policy class {type(policy).__name__} must implement {', '.join(missing)}")
-    for name in _OPTIONAL:
+    for name in _REQUIRED + _OPTIONAL:
         if name in dir(type(policy)) and not callable(getattr(policy, name)):
             raise ConfigError(f"{type(policy).__name__}.{name} must be a method, got "
-                              f"{type(getattr(policy, name)).__name__}: define it or leave it out")
+                              f"{type(getattr(policy, name)).__name__}: define it"
+                              + (" or leave it out" if name in _OPTIONAL else ""))
+    traits = policy.traits() if callable(policy.traits) else policy.traits
+    if not isinstance(traits, PolicyTraits):
+        raise ConfigError(f"{type(policy).__name__}.traits must be a pagesim.PolicyTraits or a method "
+                          f"that returns one, got {type(traits).__name__}")
     if getattr(type(policy), "on_hit", None) is not None:
-        traits = policy.traits() if callable(policy.traits) else policy.traits
-        if isinstance(traits, PolicyTraits) and not traits.needs_hits:
+        if not traits.needs_hits:
             warnings.warn(f"{type(policy).__name__}.on_hit is never called: its traits do not set "
                           "needs_hits=True (hits then only set the referenced bit)", stacklevel=4)
 

@@ -45,12 +45,37 @@ std::shared_ptr<const void> keep_alive(py::object o) {
   });
 }
 
+// Whether the memory of `a` cannot change while a Trace refers to it (replay indexes by page
+// id without bounds checks, so a page id written after the checks could crash it): `a` is
+// read-only and the object at the end of its chain of bases is immutable: a Trace (whose
+// columns are read-only views of memory nobody writes), bytes, or a read-only mmap.mmap
+// (np.load(path, mmap_mode="r")). A numpy array that owns its memory is not: a view made
+// of it before, or setflags(write=True), writes it.
+bool immutable(const py::array& a) {
+  if (a.writeable()) return false;
+  py::object root = a;
+  while (py::isinstance<py::array>(root)) {
+    root = root.attr("base");
+    if (root.is_none()) return false;
+  }
+  if (py::isinstance<Trace>(root) || PyBytes_Check(root.ptr())) return true;
+  if (!py::isinstance(root, py::module_::import("mmap").attr("mmap"))) return false;
+  Py_buffer buffer;
+  if (PyObject_GetBuffer(root.ptr(), &buffer, PyBUF_SIMPLE) != 0) {
+    PyErr_Clear();
+    return false;
+  }
+  const bool read_only = buffer.readonly != 0;
+  PyBuffer_Release(&buffer);
+  return read_only;
+}
+
 // One argument of Trace.from_columns as a column. A one-dimensional, C-contiguous, aligned
-// numpy array of exactly T (or bool, where `bool_ok`) is used in place and listed in
-// `in_place`; anything else holding integers is converted once. Checks shape, length and
-// the range of T; the values are checked by Trace::from_columns.
+// numpy array of exactly T (or bool, where `bool_ok`) whose memory is immutable is used in
+// place; anything else holding integers is converted once. Checks shape, length and the range
+// of T; the values are checked by Trace::from_columns.
 template <class T>
-Column<T> column_arg(const py::object& o, const char* name, std::size_t length, std::vector<py::array>& in_place,
+Column<T> column_arg(const py::object& o, const char* name, std::size_t length,
                      bool bool_ok = false) {
   const std::string arg = std::string("'") + name + "'";
   py::array a;
@@ -103,8 +128,7 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
   const auto same = [&](const py::dtype& d) { return api.PyArray_EquivTypes_(a.dtype().ptr(), d.ptr()); };
   constexpr int kInPlace = py::detail::npy_api::NPY_ARRAY_C_CONTIGUOUS_ | py::detail::npy_api::NPY_ARRAY_ALIGNED_;
   if (a.ptr() == o.ptr() && (a.flags() & kInPlace) == kInPlace &&
-      (same(py::dtype::of<T>()) || (bool_ok && same(py::dtype::of<bool>())))) {
-    in_place.push_back(a);
+      (same(py::dtype::of<T>()) || (bool_ok && same(py::dtype::of<bool>()))) && immutable(a)) {
     return Column<T>(static_cast<const T*>(a.data()), n, keep_alive(a));
   }
   if (n != 0 && kind != 'b') {
@@ -122,6 +146,8 @@ Column<T> column_arg(const py::object& o, const char* name, std::size_t length, 
   }
   auto converted = py::array_t<T, py::array::c_style | py::array::forcecast>::ensure(a);
   if (!converted) throw ConfigError(arg + " cannot be converted to " + py::str(py::dtype::of<T>()).cast<std::string>());
+  // ensure() hands back the caller's memory when it holds T already: copy it.
+  if (converted.data() == a.data()) return std::vector<T>(converted.data(), converted.data() + n);
   const T* data = converted.data();
   return Column<T>(data, n, keep_alive(std::move(converted)));
 }
@@ -141,13 +167,12 @@ Column<T> filled(std::size_t n, T value) {
 // dense by a TraceBuilder.
 Trace from_arrays(const py::object& pages, const py::object& writes, const py::object& pids,
                   const py::object& kinds, const py::object& page_size) {
-  std::vector<py::array> unused;
   const Column<std::uint64_t> page =
-      column_arg<std::uint64_t>(pages, "pages", static_cast<std::size_t>(-1), unused);
+      column_arg<std::uint64_t>(pages, "pages", static_cast<std::size_t>(-1));
   const std::size_t n = page.size();
   const auto optional = [&](const py::object& o, const char* name, auto zero) {
     using T = decltype(zero);
-    return o.is_none() ? filled<T>(n, zero) : column_arg<T>(o, name, n, unused, true);
+    return o.is_none() ? filled<T>(n, zero) : column_arg<T>(o, name, n, true);
   };
   const Column<std::uint8_t> write = optional(writes, "writes", std::uint8_t{0});
   const Column<std::uint64_t> pid = optional(pids, "pids", std::uint64_t{1});
@@ -173,11 +198,11 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg,
                    const py::object& page_kinds_arg, const py::object& proc_pids_arg,
                    const py::object& page_size) {
   constexpr auto kAny = static_cast<std::size_t>(-1);
-  std::vector<py::array> in_place;
-  Column<PageId> pages = column_arg<PageId>(pages_arg, "pages", kAny, in_place);
+  Column<PageId> pages = column_arg<PageId>(pages_arg, "pages", kAny);
   const std::size_t n = pages.size();
-  Column<std::uint8_t> flags = writes_arg.is_none() ? filled<std::uint8_t>(n, 0)
-                                                    : column_arg<std::uint8_t>(writes_arg, "writes", n, in_place, true);
+  Column<std::uint8_t> flags = writes_arg.is_none()
+                                   ? filled<std::uint8_t>(n, 0)
+                                   : column_arg<std::uint8_t>(writes_arg, "writes", n, true);
   // Named here as 'writes'; Trace::from_columns would call the column 'flags'.
   std::uint8_t all_flags = 0;
   for (std::uint8_t f : flags) all_flags |= f;
@@ -194,7 +219,7 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg,
     if (n != 0 && max_page == kNoPage) throw ConfigError("'pages' element holds 2^32-1; expected page ids below 2^32-1");
     page_procs = filled<ProcId>(n == 0 ? 0 : std::size_t{max_page} + 1, 0);
   } else {
-    page_procs = column_arg<ProcId>(page_procs_arg, "page_procs", kAny, in_place);
+    page_procs = column_arg<ProcId>(page_procs_arg, "page_procs", kAny);
   }
   const std::size_t num_pages = page_procs.size();
   Column<std::uint64_t> page_vpns;
@@ -203,7 +228,7 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg,
     for (std::size_t p = 0; p < num_pages; ++p) vpn[p] = p;
     page_vpns = std::move(vpn);
   } else {
-    page_vpns = column_arg<std::uint64_t>(page_vpns_arg, "page_vpns", num_pages, in_place);
+    page_vpns = column_arg<std::uint64_t>(page_vpns_arg, "page_vpns", num_pages);
   }
   // PageKind is one byte holding 0 or 1 (checked by Trace::from_columns).
   static_assert(sizeof(PageKind) == 1);
@@ -211,7 +236,8 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg,
   if (page_kinds_arg.is_none()) {
     page_kinds = filled<PageKind>(num_pages, PageKind::kAnon);
   } else {
-    const Column<std::uint8_t> bytes = column_arg<std::uint8_t>(page_kinds_arg, "page_kinds", num_pages, in_place, true);
+    const Column<std::uint8_t> bytes =
+        column_arg<std::uint8_t>(page_kinds_arg, "page_kinds", num_pages, true);
     page_kinds = Column<PageKind>(reinterpret_cast<const PageKind*>(bytes.data()), bytes.size(), bytes.owner());
   }
   Column<std::uint64_t> proc_pids;
@@ -227,15 +253,11 @@ Trace from_columns(const py::object& pages_arg, const py::object& writes_arg,
     for (std::size_t k = 0; k < pids.size(); ++k) pids[k] = k + 1;
     proc_pids = std::move(pids);
   } else {
-    proc_pids = column_arg<std::uint64_t>(proc_pids_arg, "proc_pids", kAny, in_place);
+    proc_pids = column_arg<std::uint64_t>(proc_pids_arg, "proc_pids", kAny);
   }
-  Trace t = Trace::from_columns(std::move(pages), std::move(flags), std::move(page_procs),
-                                std::move(page_vpns), std::move(page_kinds), std::move(proc_pids),
-                                page_size_or_default(page_size), "numpy");
-  // The engine indexes by page id without bounds checks: the arrays just validated must not
-  // change while the Trace refers to them.
-  for (py::array& a : in_place) a.attr("setflags")(py::arg("write") = false);
-  return t;
+  return Trace::from_columns(std::move(pages), std::move(flags), std::move(page_procs),
+                             std::move(page_vpns), std::move(page_kinds), std::move(proc_pids),
+                             page_size_or_default(page_size), "numpy");
 }
 
 py::tuple trace_state(const Trace& t) {
@@ -328,13 +350,12 @@ Notes
 -----
 An argument that is a one-dimensional, C-contiguous numpy array of exactly the column's
 dtype (``pages``, ``page_procs``: uint32; ``writes``, ``page_kinds``: uint8 or bool;
-``page_vpns``, ``proc_pids``: uint64) is used in place: the Trace refers to its memory and
-keeps the array alive. Read-only arrays are accepted, e.g. ``np.load(path, mmap_mode="r")``.
-Any other array or sequence of integers is converted, which copies it once.
-
-An array used in place is marked read-only (``arr.flags.writeable`` becomes False): replay
-indexes by page id without bounds checks, so the validated values must not change. Other
-writable views of the same memory must not be written while the Trace lives.
+``page_vpns``, ``proc_pids``: uint64) over memory that nothing can write is used in place:
+the Trace refers to that memory and keeps the array alive. Such memory is a read-only
+mapping (``np.load(path, mmap_mode="r")``), a ``bytes`` object (``np.frombuffer``) or another
+Trace's columns (``t.pages[:n]``). Any other array or sequence of integers is converted,
+which copies it once: replay indexes by page id without bounds checks, so the values checked
+here must not change, and a writable array (or a view of one) could be written later.
 
 Raises
 ------

@@ -172,7 +172,8 @@ def test_missing_callbacks_and_bad_traits_are_config_errors():
     class BadTraits(OrderedDictLRU):
         traits = {"needs_hits": True}
 
-    with pytest.raises(pagesim.ConfigError, match="traits must be a pagesim.PolicyTraits, got dict"):
+    with pytest.raises(pagesim.ConfigError, match="BadTraits.traits must be a pagesim.PolicyTraits or a method that "
+                                                  "returns one, got dict"):
         pagesim.simulate(random_trace(1), BadTraits(), frames=5)
 
     with pytest.raises(pagesim.ConfigError, match="unknown parameter 'sede' for policy 'OrderedDictLRU'"):
@@ -423,6 +424,19 @@ def test_a_callback_that_is_not_a_method_is_a_config_error():
 
     with pytest.raises(pagesim.ConfigError, match="NoFree.on_free must be a method, got NoneType"):
         pagesim.simulate(random_trace(1), NoFree(), frames=5)
+    # Required ones too (an int gave pybind's TypeError, without the policy's name), and traits
+    # (None gave "simulate_policy(): incompatible function arguments").
+    class NumberVictims(OrderedDictLRU):
+        select_victims = 5
+
+    class NoTraits(OrderedDictLRU):
+        traits = None
+
+    with pytest.raises(pagesim.ConfigError, match="NumberVictims.select_victims must be a method, got int: define it$"):
+        pagesim.simulate(random_trace(1), NumberVictims(), frames=5)
+    with pytest.raises(pagesim.ConfigError, match="NoTraits.traits must be a pagesim.PolicyTraits or a method that "
+                                                  "returns one, got NoneType"):
+        pagesim.simulate(random_trace(1), NoTraits(), frames=5)
 
 
 class ReportingSecondChance(pagesim.Policy):
