@@ -117,6 +117,9 @@ def _list(text: str, cast: Any, option: str, what: str) -> list:
             out.append(cast(item))
         except ValueError:
             raise pagesim.ConfigError(f"{option} expects comma-separated {what}, got {item!r}") from None
+    twice = sorted({v for v in out if out.count(v) > 1})
+    if twice:
+        raise pagesim.ConfigError(f"{option} lists {', '.join(f'{v:g}' for v in twice)} more than once")
     return out
 
 
@@ -313,10 +316,10 @@ def cmd_mrc(args: argparse.Namespace) -> int:
     # The one-pass curves, and SHARDS which estimates the lru one, are demand paging in trace
     # order (pagesim.TEXTBOOK); mrc() simulates every policy under any other settings.
     textbook = pagesim.textbook(**params) == pagesim.TEXTBOOK
+    for option, rate in (("--shards", args.shards), ("--sample", args.sample)):
+        if rate is not None and not 0 < rate <= 1:
+            raise pagesim.ConfigError(f"{option} expects a sampling rate above 0 and at most 1, got {rate:g}")
     if args.shards is not None:
-        if not 0 < args.shards <= 1:
-            raise pagesim.ConfigError(f"--shards expects a sampling rate above 0 and at most 1, "
-                                      f"got {args.shards:g}")
         if not textbook:
             raise pagesim.ConfigError(f"--shards estimates the lru curve of demand paging in trace "
                                       f"order, not the one with -P {' -P '.join(args.param)}: "

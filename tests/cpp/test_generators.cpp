@@ -411,6 +411,12 @@ TEST_CASE("interleave takes a quantum from each trace in turn") {
 TEST_CASE("generate() by name validates its options") {
   Params p{{"elements", std::int64_t{1000}}, {"seed", std::int64_t{3}}};
   CHECK(generate("qsbench", p).size() > 0);
+  // Two sizes of the array: one would win without a word.
+  CHECK(message_of([] {
+          generate("qsbench", Params{{"mib", std::int64_t{1}}, {"elements", std::int64_t{5}}});
+        }) == "parameters 'mib' = 1 and 'elements' = 5 both size the array: give one of them");
+  CHECK(generate("qsbench", Params{{"mib", std::int64_t{0}}, {"elements", std::int64_t{1000}}})
+            .size() == generate("qsbench", p).size());
   const std::string msg = message_of([] { generate("qsbench", Params{{"procz", std::int64_t{2}}}); });
   CHECK(msg.find("unknown parameter 'procz' for generator 'qsbench': did you mean 'procs'?") != std::string::npos);
   CHECK(message_of([] { generate("quicksort", Params{}); }).find("allowed compile, hog, kbuild") !=

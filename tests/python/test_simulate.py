@@ -412,7 +412,7 @@ def test_cli_mrc_sample(tmp_path):
     assert lines[0].endswith("demand paging in trace order; estimated by miniature simulations at rate 1")
     assert lines[3].split() == ["3", "0.8333", "0.7500"] and lines[4].split() == ["4", "0.6667", "0.8333"]
     out = run_cli("mrc", str(path), "--page-numbers", "--sample", "0")
-    assert out.returncode == 2 and "'rate' must be" in out.stderr
+    assert out.returncode == 2 and "--sample expects a sampling rate above 0 and at most 1, got 0" in out.stderr
 
 
 def test_cli_mrc_working_set(tmp_path):
@@ -692,6 +692,14 @@ def test_cli_says_library_settings_as_its_own_options(tmp_path):
          "--shards expects a sampling rate above 0 and at most 1, got 0\n"),
         (["mrc", str(two), "--page-numbers", "--shards", "1.5"],
          "--shards expects a sampling rate above 0 and at most 1, got 1.5\n"),
+        (["mrc", str(two), "--page-numbers", "--sample", "0"],
+         "--sample expects a sampling rate above 0 and at most 1, got 0\n"),
+        (["mrc", str(two), "--page-numbers", "--sample", "nan"],
+         "--sample expects a sampling rate above 0 and at most 1, got nan\n"),
+        (["sweep", str(two), "--page-numbers", "--policies", "lru", "--frames", "1,2,1"],
+         "--frames lists 1 more than once\n"),
+        (["sweep", str(two), "--page-numbers", "--policies", "lru", "--fractions", "0.5,0.25,0.5"],
+         "--fractions lists 0.5 more than once\n"),
         (["run", str(two), "--page-numbers", "--frames", "0"], "--frames = 0 is out of range"),
     ]
     for args, message in cases:

@@ -288,4 +288,4 @@ def test_bad_traits_are_a_failure_not_a_crash():
 
     report = testing.check_conformance(DictTraits, traces=3)
     assert not report.ok
-    assert "traits must be a pagesim.PolicyTraits, got dict" in report.failures[0]
+    assert "DictTraits.traits must be a pagesim.PolicyTraits or a method that returns one, got dict" in report.failures[0]

@@ -404,6 +404,10 @@ Trace generate(const std::string& kind, const Params& params) {
     QsbenchOptions o;
     o.mib = u64("mib", 16, 8192);  // 0 with `elements`
     o.elements = u64("elements", 0);
+    if (o.elements != 0 && params.has("mib") && o.mib != 0) {
+      throw ConfigError("parameters 'mib' = " + std::to_string(o.mib) + " and 'elements' = " +
+                        std::to_string(o.elements) + " both size the array: give one of them");
+    }
     o.procs = static_cast<std::uint32_t>(params.get_int("procs", 1, 1, 1024));
     o.seed = u64("seed", 1);
     o.window = static_cast<std::uint32_t>(params.get_int("window", 2, 0, 2));
