@@ -227,9 +227,9 @@ void PageInterner::grow() {
 ProcId PageInterner::intern_proc(std::uint64_t pid) {
   std::vector<std::uint64_t>& pids = columns_.proc_pid;
   if (pid == last_pid_ && !pids.empty()) return last_proc_;
-  ProcId proc = 0;
-  while (proc < pids.size() && pids[proc] != pid) ++proc;
-  if (proc == pids.size()) pids.push_back(pid);
+  const auto [it, added] = proc_of_.try_emplace(pid, static_cast<ProcId>(pids.size()));
+  const ProcId proc = it->second;
+  if (added) pids.push_back(pid);
   last_pid_ = pid;
   last_proc_ = proc;
   return proc;

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "pagesim/page_array.hpp"
@@ -164,6 +165,8 @@ class PageInterner {
   // Open addressing, linear probing, power-of-two capacity; huge pages, as every access
   // probes it at random.
   PageArray<Slot> slots_;
+  // Each pid's process (a block trace may have thousands of volumes as pids), and the last.
+  std::unordered_map<std::uint64_t, ProcId> proc_of_;
   std::uint64_t last_pid_ = ~std::uint64_t{0};
   ProcId last_proc_ = 0;
 };
