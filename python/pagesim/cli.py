@@ -265,10 +265,13 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     _note_exits(traces, params, df)
-    df["elapsed_s"] = df["elapsed_ns"] / 1e9
+    if "elapsed_ns" in df:
+        df["elapsed_s"] = df["elapsed_ns"] / 1e9
     axes = [k for k, v in params.items() if isinstance(v, list)]
     pid = ["pid"] if args.per_process else []
-    if args.pivot:
+    if "elapsed_ns" not in df:  # --keep-going, and every run failed: no figures to show
+        print(df[["trace", *axes, "policy", "frames", "fraction", "error"]].to_string(index=False))
+    elif args.pivot:
         size = "frames" if args.frames is not None else "fraction"
         table = df.pivot_table(index=["trace", *axes, "policy", *pid], columns=size, values=args.pivot,
                                sort=False)

@@ -348,6 +348,16 @@ def test_cli_sweep_keep_going(tmp_path):
     out = run_cli(*args[:-4], "-P", "swap_slots=64", "-o", str(csv), "--keep-going")
     assert out.returncode == 0 and out.stderr == ""
     assert pd.read_csv(csv).error.isna().all()
+    # Every run failed: the table says which and why (a KeyError on the missing figures).
+    for pivot in ([], ["--pivot", "swap_outs"]):
+        out = run_cli("sweep", str(path), "--policies", "fifo,lru", "--frames", "3", "--page-numbers",
+                      "-P", "swap_slots=2", "-o", str(csv), "--keep-going", *pivot)
+        assert out.returncode == 1 and out.stderr.startswith("pagesim: 2 runs failed:\n"), out.stderr
+        header, *rows = out.stdout.splitlines()
+        assert header.split() == ["trace", "policy", "frames", "fraction", "error"]
+        assert [row.split()[1:4] for row in rows[:2]] == [["fifo", "3", "0.6"], ["lru", "3", "0.6"]]
+        assert rows[2] == f"wrote {csv}: 2 rows, 5 columns"
+        assert pd.read_csv(csv).error.str.startswith("ConfigError: swap is full").all()
 
 
 def test_cli_sweep_errors_name_the_option(tmp_path):
