@@ -833,6 +833,13 @@ const std::vector<PageId>& PageTableView::no_pages() {
   return none;
 }
 
+void PageTableView::refuse_page(PageId p) const {
+  throw PolicyError("page id " + std::to_string(p) +
+                    " given to the PageTableView is not a page of the trace (" +
+                    std::to_string(trace_->num_pages()) + " pages, ids 0 to " +
+                    std::to_string(trace_->num_pages() - 1) + ")");
+}
+
 void PageTableView::refuse_writeback(PageId p) {
   throw PolicyError("start_writeback(" + std::to_string(p) +
                     "): only select_victims of a policy whose traits say writes_back may "

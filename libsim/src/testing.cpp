@@ -232,9 +232,8 @@ void check_inlined(Report& report, const Trace& t, const std::string& name, cons
   if (!reported(report, name, context, [&](CallbackSite&) { inlined = simulate(t, name, params); }))
     return;
   if (inlined.total != r.total) {
-    report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree: " +
-                std::to_string(inlined.total.faults) + " vs " + std::to_string(r.total.faults) +
-                " faults" + context);
+    report.fail("the inlined replay (by name) and the virtual one (Policy&) disagree: by name, " +
+                differences(inlined.total, r.total) + context);
   }
 }
 

@@ -69,7 +69,17 @@ TEST_CASE("kit: a known answer's params and frames alone reproduce its counts") 
 
 // A correct policy to start from: FIFO over a vector, with a way to break it.
 struct Sabotaged final : Policy {
-  enum Mode { kFine, kNonResident, kTooMany, kUnseeded, kNoFree, kThrows, kLeaky, kStale } mode;
+  enum Mode {
+    kFine,
+    kNonResident,
+    kTooMany,
+    kUnseeded,
+    kNoFree,
+    kThrows,
+    kLeaky,
+    kStale,
+    kStray
+  } mode;
   std::vector<PageId> queue;
   std::size_t head = 0;
   // Seeded from a count of instances: each fresh instance draws differently; kLeaky's with
@@ -93,6 +103,8 @@ struct Sabotaged final : Policy {
     if (mode == kThrows) throw std::runtime_error("boom in on_evict");  // a bug of its own
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
+    if (mode == kStray)
+      view.test_and_clear_referenced(kNoPage);  // a clock hand that starts nowhere
     if (mode == kUnseeded || mode == kLeaky) {  // picks at random
       std::size_t k = head + rng.below(queue.size() - head);
       while (!view.resident(queue[k])) k = head + rng.below(queue.size() - head);
@@ -237,6 +249,17 @@ TEST_CASE("kit: the conformance suite reports a policy that is not deterministic
   // Not also blamed on reset(): its second runs differ for the same reason.
   CHECK(report.text().find("reset() keeps state") == std::string::npos);
 }
+
+#ifndef NDEBUG
+TEST_CASE("kit: a page id beyond the trace given to the view is a failure, in a debug build") {
+  // With NDEBUG (Release) nothing checks it: the view would write past its page table.
+  const auto report = check(Sabotaged::kStray);
+  REQUIRE(!report.ok());
+  CHECK(report.failures.front() ==
+        "page id 4294967295 given to the PageTableView is not a page of the trace (10 pages, ids 0 "
+        "to 9) (replay: testing::conformance_case(1) with frames=2 and the check's params)");
+}
+#endif
 
 TEST_CASE("kit: the conformance suite reports an exception of the policy's own, naming the run") {
   // Not a pagesim::Error: it must not end the test program, and says how to replay it.

@@ -49,7 +49,8 @@ struct PageBits {
 // What a policy may see of the engine's page table: residency, dirty and referenced bits,
 // owner and kind of each page. Policies read it, may only test-and-clear referenced bits, as
 // the kernel does with pte young bits, and report the pages they scan (count_scanned). Cheap to
-// copy; pass by value.
+// copy; pass by value. It points into the run's engine: use it within the callback it was
+// given to, and keep no copy past the run (it would read freed memory).
 class PageTableView {
  public:
   // `scanned`: the engine's count of pages scanned and kept, one per process (indexed by
@@ -66,19 +67,22 @@ class PageTableView {
         slots_(slots),
         procs_(procs) {}
 
-  bool resident(PageId p) const { return bits_[p].has(page_bits::kResident); }
-  bool dirty(PageId p) const { return bits_[p].has(page_bits::kDirty); }
-  bool referenced(PageId p) const { return bits_[p].has(page_bits::kReferenced); }
-  bool in_swap(PageId p) const { return bits_[p].has(page_bits::kInSwap); }
+  // A PageId the view is given must be one of the trace's pages (below trace().num_pages()).
+  // Compiled without NDEBUG (a debug build of the policy), another is a PolicyError naming it;
+  // with NDEBUG nothing checks it, and it reads or writes past the page table.
+  bool resident(PageId p) const { return bits(p).has(page_bits::kResident); }
+  bool dirty(PageId p) const { return bits(p).has(page_bits::kDirty); }
+  bool referenced(PageId p) const { return bits(p).has(page_bits::kReferenced); }
+  bool in_swap(PageId p) const { return bits(p).has(page_bits::kInSwap); }
   // Writes only when the bit is set: a hand sweeping unreferenced pages stores nothing.
   bool test_and_clear_referenced(PageId p) {
     if (!referenced(p)) return false;
-    bits_[p].clear(page_bits::kReferenced);
+    bits(p).clear(page_bits::kReferenced);
     return true;
   }
   // Clears p's referenced bit when `clear`, without a branch: a store either way.
   void clear_referenced_if(PageId p, bool clear) {
-    bits_[p].value = static_cast<std::uint8_t>(bits_[p].value & ~(clear * page_bits::kReferenced));
+    bits(p).value = static_cast<std::uint8_t>(bits(p).value & ~(clear * page_bits::kReferenced));
   }
 
   // In select_victims of a policy whose traits say writes_back: cleans resident dirty page p
@@ -91,7 +95,7 @@ class PageTableView {
   bool start_writeback(PageId p) {
     if (writebacks_ == nullptr) refuse_writeback(p);
     if (!resident(p) || !dirty(p)) return false;
-    bits_[p].clear(page_bits::kDirty);
+    bits(p).clear(page_bits::kDirty);
     writebacks_->push_back(p);
     return true;
   }
@@ -116,6 +120,7 @@ class PageTableView {
   // victim (one looked at and kept earlier in the same call is reported for that look). Counted
   // under p's process, as the kernel's memcg counts the pages scanned on its lists.
   void count_scanned(PageId p, std::uint64_t n = 1) {
+    check(p);
     scanned_[procs_ == nullptr ? 0 : procs_[p]] += n;
   }
 
@@ -127,9 +132,12 @@ class PageTableView {
     if (procs_ != nullptr) __builtin_prefetch(procs_ + p, 0);
   }
 
-  ProcId proc(PageId p) const { return trace_->page_proc(p); }
+  ProcId proc(PageId p) const {
+    check(p);
+    return trace_->page_proc(p);
+  }
   PageKind kind(PageId p) const {
-    return bits_[p].has(page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
+    return bits(p).has(page_bits::kFile) ? PageKind::kFile : PageKind::kAnon;
   }
   const Trace& trace() const { return *trace_; }
 
@@ -170,7 +178,18 @@ class PageTableView {
   std::vector<PageId>* writebacks_ = nullptr;
   const std::vector<PageId>* written_ = nullptr;
 
+  void check([[maybe_unused]] PageId p) const {
+#ifndef NDEBUG
+    if (trace_ != nullptr && p >= trace_->num_pages()) refuse_page(p);
+#endif
+  }
+  PageBits& bits(PageId p) const {
+    check(p);
+    return bits_[p];
+  }
+
   [[noreturn]] static void refuse_writeback(PageId p);
+  [[noreturn]] void refuse_page(PageId p) const;
   static const std::vector<PageId>& no_pages();
 };
 
