@@ -107,42 +107,43 @@ Params same_order(Params params, const std::vector<std::string>& policies) {
   return params;
 }
 
-// Forwards every callback to `inner`, noting in `at` which one runs: the kit's runs name the
-// callback an exception of the policy's own came from (the replay keeps no such note).
+// Forwards every callback to `inner`, noting in `at` which one runs while it runs: the kit's
+// runs name the callback an error or exception of the policy's own came from (the replay
+// keeps no such note), and not one that has returned when the engine's own checks fail.
 class Noting final : public Policy {
  public:
   Noting(Policy& inner, CallbackSite& at) : inner_(inner), at_(at) {}
   PolicyTraits traits() const override { return inner_.traits(); }
   void reset(std::size_t num_pages, std::size_t frames) override {
-    at_ = CallbackSite::reset();
-    inner_.reset(num_pages, frames);
+    noted(CallbackSite::reset(), [&] { inner_.reset(num_pages, frames); });
   }
   void on_hit(const Access& access, PageTableView view) override {
-    at_ = CallbackSite::on_hit(access);
-    inner_.on_hit(access, view);
+    noted(CallbackSite::on_hit(access), [&] { inner_.on_hit(access, view); });
   }
   void on_fault(const Access& access, PageTableView view) override {
-    at_ = CallbackSite::on_fault(access);
-    inner_.on_fault(access, view);
+    noted(CallbackSite::on_fault(access), [&] { inner_.on_fault(access, view); });
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
-    at_ = CallbackSite::select_victims(view);
-    inner_.select_victims(want, view, out);
+    noted(CallbackSite::select_victims(view), [&] { inner_.select_victims(want, view, out); });
   }
   void on_evict(PageId page, PageTableView view) override {
-    at_ = CallbackSite::on_evict(page);
-    inner_.on_evict(page, view);
+    noted(CallbackSite::on_evict(page), [&] { inner_.on_evict(page, view); });
   }
   void on_tick(Tick now, PageTableView view) override {
-    at_ = CallbackSite::on_tick(now);
-    inner_.on_tick(now, view);
+    noted(CallbackSite::on_tick(now), [&] { inner_.on_tick(now, view); });
   }
   void on_free(PageId page, PageTableView view) override {
-    at_ = CallbackSite::on_free(page);
-    inner_.on_free(page, view);
+    noted(CallbackSite::on_free(page), [&] { inner_.on_free(page, view); });
   }
 
  private:
+  template <class F>
+  void noted(CallbackSite site, F&& callback) {
+    at_ = site;
+    callback();
+    at_ = CallbackSite{};
+  }
+
   Policy& inner_;
   CallbackSite& at_;
 };
@@ -155,7 +156,8 @@ constexpr const char* kLaterRun =
     " (in the second run of one instance: reset() must forget the first run)";
 
 // Runs `f`, which runs the policy `name` noting its callbacks in `at`; false with a failure if
-// it threw. A pagesim::Error says what went wrong already; any other exception came from the
+// it threw. A pagesim::Error says what went wrong already (thrown in a callback, by the
+// policy's code or its view, it also names the callback); any other exception came from the
 // policy's own code (an exception escaping a callback or the constructor): it is a failure
 // too, naming the callback and the context, instead of ending the test program.
 template <class F>
@@ -166,7 +168,7 @@ bool reported(Report& report, const std::string& name, const std::string& contex
     f(at);
     return true;
   } catch (const Error& e) {
-    report.fail(std::string(e.what()) + context);
+    report.fail(std::string(e.what()) + in() + context);
   } catch (const std::exception& e) {
     report.fail("policy '" + name + "' threw an exception" + in() + ": " + e.what() + context);
   } catch (...) {

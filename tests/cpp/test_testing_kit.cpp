@@ -78,8 +78,10 @@ struct Sabotaged final : Policy {
     kThrows,
     kLeaky,
     kStale,
-    kStray
-  } mode;
+    kStray,
+    kRefuses
+  };
+  Mode mode;
   std::vector<PageId> queue;
   std::size_t head = 0;
   // Seeded from a count of instances: each fresh instance draws differently; kLeaky's with
@@ -101,6 +103,7 @@ struct Sabotaged final : Policy {
   }
   void on_evict(PageId, PageTableView) override {
     if (mode == kThrows) throw std::runtime_error("boom in on_evict");  // a bug of its own
+    if (mode == kRefuses) throw ConfigError("this policy needs more frames");  // a check of its own
   }
   void select_victims(std::size_t want, PageTableView view, VictimList& out) override {
     if (mode == kStray)
@@ -257,7 +260,8 @@ TEST_CASE("kit: a page id beyond the trace given to the view is a failure, in a 
   REQUIRE(!report.ok());
   CHECK(report.failures.front() ==
         "page id 4294967295 given to the PageTableView is not a page of the trace (10 pages, ids 0 "
-        "to 9) (replay: testing::conformance_case(1) with frames=2 and the check's params)");
+        "to 9) in select_victims for the fault of page 2 (replay: testing::conformance_case(1) "
+        "with frames=2 and the check's params)");
 }
 #endif
 
@@ -269,6 +273,12 @@ TEST_CASE("kit: the conformance suite reports an exception of the policy's own, 
   // page 0: the first access of the first process, which runs first.
   CHECK(report.failures.front() ==
         "policy 'sabotaged' threw an exception in on_evict of page 0: boom in on_evict (replay: "
+        "testing::conformance_case(1) with frames=2 and the check's params)");
+  // A pagesim::Error of the policy's own names the callback it came from too.
+  const auto refuses = check(Sabotaged::kRefuses);
+  REQUIRE(!refuses.ok());
+  CHECK(refuses.failures.front() ==
+        "this policy needs more frames in on_evict of page 0 (replay: "
         "testing::conformance_case(1) with frames=2 and the check's params)");
   // A constructor that throws is reported the same way.
   const auto ctor = testing::check_conformance(
