@@ -265,11 +265,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if client is not None:
             client.close()
     _note_exits(traces, params, df)
-    if "elapsed_ns" in df:
+    figures = "elapsed_ns" in df  # not with --keep-going when every run failed
+    if figures:
         df["elapsed_s"] = df["elapsed_ns"] / 1e9
     axes = [k for k, v in params.items() if isinstance(v, list)]
     pid = ["pid"] if args.per_process else []
-    if "elapsed_ns" not in df:  # --keep-going, and every run failed: no figures to show
+    if not figures:  # the runs and their errors
         print(df[["trace", *axes, "policy", "frames", "fraction", "error"]].to_string(index=False))
     elif args.pivot:
         size = "frames" if args.frames is not None else "fraction"
@@ -444,9 +445,11 @@ _EXTENSIONS = (".pgt native, .txt or .trace text, .csv, .lackey, .din, .ogb or o
                "name, pinatrace in the name")
 
 
-def _check_trace_output(path: str, fmt: str, option: str) -> None:
-    """Refuse, before the work, an output whose format neither `option` nor the name's extension
-    gives, an unknown or unwritable format, and a compressed name (the writers refuse them too)."""
+def _check_trace_output(path: str, path_option: str, fmt: str, option: str) -> None:
+    """Refuse, before the work, an output in a missing directory or that is one
+    (_check_output_dir), one whose format neither `option` nor the name's extension gives, an
+    unknown or unwritable format, and a compressed name (the writers refuse them too)."""
+    _check_output_dir(path, path_option)
     _core.output_format(path, fmt)
     if fmt == "auto" and _core.format_by_extension(path) == "auto":
         raise pagesim.ConfigError(f"{path!r}: cannot tell the format to write from the name: "
@@ -474,8 +477,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
         if value is not None:
             options[key] = value
     if args.output:
-        _check_output_dir(args.output, "-o")
-        _check_trace_output(args.output, args.format, "--format")
+        _check_trace_output(args.output, "-o", args.format, "--format")
     trace = generate(args.kind, **options)
     if args.output:
         _noting_losses(lambda: trace.save(args.output, format=args.format))
@@ -487,8 +489,7 @@ def cmd_gen(args: argparse.Namespace) -> int:
 
 def cmd_convert(args: argparse.Namespace) -> int:
     from .traces import convert
-    _check_output_dir(args.output, "output")
-    _check_trace_output(args.output, args.to, "--to")
+    _check_trace_output(args.output, "output", args.to, "--to")
     if args.head is not None:  # the first accesses: read, cut, written
         trace = _load(args, args.input)
         _noting_losses(lambda: trace.save(args.output, format=args.to))

@@ -46,8 +46,11 @@ class PyPolicy : public Policy {
     try {
       return t.cast<PolicyTraits>();
     } catch (const py::cast_error&) {
-      throw ConfigError("a Python policy's traits must be a pagesim.PolicyTraits, got " +
-                        py::str(py::type::of(t).attr("__name__")).cast<std::string>());
+      // As pagesim.policy.check_policy says it before a run (this is for a direct _core call).
+      throw ConfigError(
+          py::str(py::type::of(self()).attr("__name__")).cast<std::string>() +
+          ".traits must be a pagesim.PolicyTraits or a method that returns one, got " +
+          py::str(py::type::of(t).attr("__name__")).cast<std::string>());
     }
   }
   void reset(std::size_t num_pages, std::size_t frames) override {

@@ -175,6 +175,10 @@ def test_missing_callbacks_and_bad_traits_are_config_errors():
     with pytest.raises(pagesim.ConfigError, match="BadTraits.traits must be a pagesim.PolicyTraits or a method that "
                                                   "returns one, got dict"):
         pagesim.simulate(random_trace(1), BadTraits(), frames=5)
+    # The engine's own reading of the traits says the same, for a call that skips that check.
+    with pytest.raises(pagesim.ConfigError, match="BadTraits.traits must be a pagesim.PolicyTraits or a method that "
+                                                  "returns one, got dict"):
+        pagesim._core.simulate_policy(random_trace(1), BadTraits(), {"frames": 5}, "BadTraits")
 
     with pytest.raises(pagesim.ConfigError, match="unknown parameter 'sede' for policy 'OrderedDictLRU'"):
         pagesim.simulate(random_trace(1), OrderedDictLRU(), frames=5, sede=1)
